@@ -1,0 +1,90 @@
+//! Step 1 of the parse: line endings and HTML comments, with a map back to file lines.
+
+/// Where a removed HTML comment took line breaks out of the text.
+#[derive(Debug, Clone, Copy)]
+struct Removal {
+    /// Byte offset in the normalized text where the comment stood.
+    at: usize,
+    /// How many line breaks the comment held.
+    newlines: usize,
+}
+
+/// The normalized text and enough bookkeeping to report positions in the original file.
+#[derive(Debug, Clone)]
+pub(crate) struct Normalized {
+    pub(crate) text: String,
+    removals: Vec<Removal>,
+}
+
+impl Normalized {
+    /// The 1-based line of the original file for a byte offset of the normalized text.
+    pub(crate) fn original_line(&self, offset: usize) -> usize {
+        let before = &self.text.as_bytes()[..offset.min(self.text.len())];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let removed: usize = self
+            .removals
+            .iter()
+            .take_while(|r| r.at <= offset)
+            .map(|r| r.newlines)
+            .sum();
+        line + removed
+    }
+}
+
+/// `\r\n` → `\n`, lone `\r` → `\n`, then every closed `<!-- … -->` removed (non-greedy,
+/// across lines, body included). An unclosed `<!--` stays.
+pub(crate) fn normalize(input: &str) -> Normalized {
+    let unified = if input.contains('\r') {
+        input.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        input.to_owned()
+    };
+    if !unified.contains("<!--") {
+        return Normalized {
+            text: unified,
+            removals: Vec::new(),
+        };
+    }
+    let mut text = String::with_capacity(unified.len());
+    let mut removals = Vec::new();
+    let mut rest = unified.as_str();
+    while let Some(open) = rest.find("<!--") {
+        let Some(close) = rest[open + 4..].find("-->") else {
+            break;
+        };
+        let end = open + 4 + close + 3;
+        text.push_str(&rest[..open]);
+        let newlines = rest[open..end].bytes().filter(|&b| b == b'\n').count();
+        if newlines > 0 {
+            removals.push(Removal {
+                at: text.len(),
+                newlines,
+            });
+        }
+        rest = &rest[end..];
+    }
+    text.push_str(rest);
+    Normalized { text, removals }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+
+    #[test]
+    fn line_endings_and_comments() {
+        let n = normalize("a\r\nb\rc<!-- x\ny -->d<!-- open");
+        assert_eq!(n.text, "a\nb\ncd<!-- open");
+        // `d` sits on normalized line 3, but on line 4 of the file.
+        let d = n.text.find('d').unwrap();
+        assert_eq!(n.original_line(d), 4);
+        assert_eq!(n.original_line(0), 1);
+    }
+
+    #[test]
+    fn comment_close_is_non_greedy() {
+        assert_eq!(normalize("<!--a-->b<!--c-->").text, "b");
+        assert_eq!(normalize("<!---->x").text, "x");
+        assert_eq!(normalize("<!-->x").text, "<!-->x");
+    }
+}

@@ -1,0 +1,147 @@
+//! Project automation, run as `cargo xtask <command>` (the alias lives in `.cargo/config.toml`).
+//!
+//! - `ci`: `cargo fmt --check`, `cargo clippy --all-targets -D warnings`, the tests with
+//!   `CI=true` (insta then fails on any snapshot mismatch instead of writing `.snap.new`),
+//!   a check that every committed snapshot is still used by a test, and `cargo doc` with
+//!   warnings denied.
+//!
+//! Depends on nothing but the standard library, so it builds in seconds on a fresh clone.
+
+use std::collections::BTreeSet;
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("help" | "--help" | "-h") | None => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  ci      fmt --check, clippy -D warnings, tests (CI=true), unreferenced snapshots, docs";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+fn cargo() -> Command {
+    let mut cmd = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
+    cmd.current_dir(root());
+    cmd
+}
+
+fn run(step: &str, cmd: &mut Command) -> Result<(), String> {
+    eprintln!("xtask: == {step}: {cmd:?}");
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{step}: could not start: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{step} failed ({status})"))
+    }
+}
+
+fn ci() -> Result<(), String> {
+    run("fmt", cargo().args(["fmt", "--all", "--", "--check"]))?;
+    run(
+        "clippy",
+        cargo().args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    let references = root().join("target").join("insta-references.txt");
+    let _ = fs::remove_file(&references);
+    run(
+        "test",
+        cargo()
+            .args(["test", "--workspace", "--locked"])
+            .env("CI", "true")
+            .env("INSTA_UPDATE", "no")
+            .env("INSTA_SNAPSHOT_REFERENCES_FILE", &references),
+    )?;
+    check_unreferenced(&references)?;
+    run(
+        "doc",
+        cargo()
+            .args(["doc", "--workspace", "--no-deps", "--locked"])
+            .env("RUSTDOCFLAGS", "-D warnings"),
+    )?;
+    eprintln!("xtask: ci passed");
+    Ok(())
+}
+
+/// Every committed `.snap` must have been read by a test in this run: a stale snapshot is
+/// an expectation nobody checks any more.
+fn check_unreferenced(references: &Path) -> Result<(), String> {
+    let text = fs::read_to_string(references).unwrap_or_default();
+    let used: BTreeSet<PathBuf> = text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| fs::canonicalize(l).unwrap_or_else(|_| PathBuf::from(l)))
+        .collect();
+    let mut all = Vec::new();
+    collect_snapshots(&root(), &mut all);
+    let stale: Vec<String> = all
+        .iter()
+        .filter(|p| !used.contains(&fs::canonicalize(p).unwrap_or_else(|_| (*p).clone())))
+        .map(|p| p.strip_prefix(root()).unwrap_or(p).display().to_string())
+        .collect();
+    if stale.is_empty() {
+        eprintln!(
+            "xtask: == snapshots: all {} committed snapshots are referenced",
+            all.len()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "{} snapshot(s) are not referenced by any test; delete them or restore their test:\n  {}",
+            stale.len(),
+            stale.join("\n  ")
+        ))
+    }
+}
+
+fn collect_snapshots(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name == "target" || name.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            collect_snapshots(&path, out);
+        } else if name.ends_with(".snap") {
+            out.push(path);
+        }
+    }
+}
