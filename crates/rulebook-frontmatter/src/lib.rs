@@ -228,7 +228,9 @@ pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
         }
         parsed.warnings.push(Warning {
             kind: WarningKind::YamlSyntax,
-            message: format!("{failed}; recovery failed, so only `key: value` lines were read, as text"),
+            message: format!(
+                "{failed}; recovery failed, so only `key: value` lines were read, as text"
+            ),
             line: Some(error.line),
             column: Some(error.column),
         });
@@ -353,7 +355,10 @@ mod tests {
         let p = parse("---\nname: a\nglobs: *.ts\n---\nbody");
         let w = &p.warnings[0];
         assert_eq!(w.line, Some(3), "{w:?}");
-        assert!(w.message.starts_with("Failed to parse YAML frontmatter (<frontmatter>): "));
+        assert!(
+            w.message
+                .starts_with("Failed to parse YAML frontmatter (<frontmatter>): ")
+        );
     }
 
     #[test]

@@ -1,6 +1,5 @@
 //! Every file of `fixtures/frontmatter/` parsed under both recoveries, side by side.
-
-use std::path::Path;
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use rulebook_frontmatter::{ParseOptions, Parsed, Recovery, parse_frontmatter};
 use serde::Serialize;
@@ -19,7 +18,7 @@ fn frontmatter_fixtures() {
         let bytes = std::fs::read(path).unwrap();
         let text = String::from_utf8(bytes).unwrap();
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        let name = Path::new("frontmatter").join(path.file_name().unwrap());
+        let name = std::path::Path::new("frontmatter").join(path.file_name().unwrap());
         let reference = parse_frontmatter(text, &ParseOptions::new().source(&name));
         let extended = parse_frontmatter(
             text,

@@ -1,4 +1,5 @@
 //! Properties that hold for every input.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use proptest::prelude::*;
 use rulebook_frontmatter::{Outcome, ParseOptions, Recovery, parse_frontmatter};

@@ -1,0 +1,276 @@
+//! Finding and reading rule files, shared by every provider (SPEC §2 and §4).
+//!
+//! - [`walk_rules_dir`]: every file with one of the given extensions (case-sensitive) at any
+//!   depth under a directory, in a deterministic depth-first order with siblings sorted
+//!   byte-wise (`a/a.md`, `a/x.md`, `a-b.md`, `a.md`). Hidden entries below the root,
+//!   `node_modules` and `.git` are skipped; `.gitignore` is respected inside a git
+//!   repository and `.ignore` everywhere (the `ignore` crate's walker). Symlinked files are
+//!   followed and reported under the link's path; symlinked directories are not descended;
+//!   broken links are skipped with a warning. A missing or unreadable root yields nothing.
+//! - [`read_rule_file`]: the text of one file: one leading BOM stripped, invalid UTF-8
+//!   decoded lossily with a warning, a read error as the warning
+//!   `Failed to read file: <path>`, the size cap (Extended E9) and the project boundary
+//!   (Extended E10) enforced.
+//! - [`FileLoader`]: the two above plus [`rulebook_rule::build_rule`], so a provider is
+//!   mostly a list of paths.
+//!
+//! Depends on `ignore` (the walker) and `rulebook-rule` (diagnostics and rule building).
+//!
+//! ```
+//! # fn main() -> std::io::Result<()> {
+//! let dir = tempfile::tempdir()?;
+//! std::fs::create_dir_all(dir.path().join("a"))?;
+//! for file in ["a.md", "a-b.md", "a/x.md", "a/a.md", "skip.txt"] {
+//!     std::fs::write(dir.path().join(file), "body")?;
+//! }
+//! let walked = rulebook_fs::walk_rules_dir(dir.path(), &["md"]);
+//! let names: Vec<_> = walked
+//!     .files
+//!     .iter()
+//!     .map(|p| p.strip_prefix(dir.path()).unwrap().to_str().unwrap().replace('\\', "/"))
+//!     .collect();
+//! assert_eq!(names, ["a/a.md", "a/x.md", "a-b.md", "a.md"]);
+//! # Ok(())
+//! # }
+//! ```
+
+mod loader;
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use rulebook_rule::{Diagnostic, DiagnosticCode};
+
+pub use loader::{FileLoader, Loaded};
+
+/// The default size cap of Extended E9: 1 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+
+/// The files a walk found, and what it could not walk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Walked {
+    /// Rule files, in walk order, each under the path it was found at (links not resolved).
+    pub files: Vec<PathBuf>,
+    /// Broken links, unfollowed directory links, unreadable subdirectories.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Lists the rule files under `dir` whose extension is one of `extensions` (without dot,
+/// case-sensitive). See the crate docs for the rules of the walk.
+pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
+    let mut walked = Walked::default();
+    if !dir.is_dir() {
+        return walked;
+    }
+    let walker = ignore::WalkBuilder::new(dir)
+        .hidden(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        // The machine-wide excludes file would make results differ between machines.
+        .git_global(false)
+        .require_git(true)
+        .parents(true)
+        .follow_links(false)
+        .filter_entry(|e| e.file_name() != "node_modules")
+        .sort_by_file_name(Ord::cmp)
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                walked.diagnostics.push(
+                    Diagnostic::warning(
+                        DiagnosticCode::WalkFailed,
+                        format!("Could not walk part of {}: {err}", dir.display()),
+                    )
+                    .with_path(dir),
+                );
+                continue;
+            }
+        };
+        if entry.depth() == 0 {
+            continue;
+        }
+        let path = entry.path();
+        if !has_extension(path, extensions) {
+            if entry.path_is_symlink() && path.is_dir() {
+                walked.diagnostics.push(
+                    Diagnostic::warning(
+                        DiagnosticCode::WalkFailed,
+                        format!(
+                            "Not descending into {}: symlinked directories are not followed",
+                            path.display()
+                        ),
+                    )
+                    .with_path(path),
+                );
+            }
+            continue;
+        }
+        let is_file = if entry.path_is_symlink() {
+            match fs::metadata(path) {
+                Ok(meta) => meta.is_file(),
+                Err(err) => {
+                    walked.diagnostics.push(
+                        Diagnostic::warning(
+                            DiagnosticCode::ReadFailed,
+                            format!("Skipped broken symlink {}: {err}", path.display()),
+                        )
+                        .with_path(path),
+                    );
+                    false
+                }
+            }
+        } else {
+            entry.file_type().is_some_and(|t| t.is_file())
+        };
+        if is_file {
+            walked.files.push(path.to_path_buf());
+        }
+    }
+    walked
+}
+
+fn has_extension(path: &Path, extensions: &[&str]) -> bool {
+    let (Some(ext), Some(stem)) = (path.extension(), path.file_stem()) else {
+        return false;
+    };
+    !stem.is_empty() && extensions.iter().any(|e| ext == *e)
+}
+
+/// How to read one rule file.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    max_size: Option<u64>,
+    project_root: Option<PathBuf>,
+    detailed_errors: bool,
+}
+
+impl ReadOptions {
+    /// No size cap, no project boundary, the seeds' bare read-error message.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Extended E9: skip files larger than `bytes`, with a warning.
+    #[must_use]
+    pub fn max_size(mut self, bytes: Option<u64>) -> Self {
+        self.max_size = bytes;
+        self
+    }
+
+    /// Extended E10: refuse files whose real path is not under `root` (itself resolved).
+    #[must_use]
+    pub fn project_root(mut self, root: Option<PathBuf>) -> Self {
+        self.project_root = root.map(|r| fs::canonicalize(&r).unwrap_or(r));
+        self
+    }
+
+    /// Append the operating system's reason to `Failed to read file: <path>`.
+    #[must_use]
+    pub fn detailed_errors(mut self, yes: bool) -> Self {
+        self.detailed_errors = yes;
+        self
+    }
+}
+
+/// Reads a rule file as SPEC §2 says. `None` when the file was skipped; the diagnostics say
+/// why (and warn about lossy decoding when the text is returned).
+pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    if let Some(root) = &options.project_root {
+        match fs::canonicalize(path) {
+            Ok(real) if !real.starts_with(root) => {
+                diagnostics.push(
+                    Diagnostic::warning(
+                        DiagnosticCode::OutsideProject,
+                        format!(
+                            "Refused {}: its real path {} is outside the project {}",
+                            path.display(),
+                            real.display(),
+                            root.display()
+                        ),
+                    )
+                    .with_path(path),
+                );
+                return (None, diagnostics);
+            }
+            Ok(_) | Err(_) => {}
+        }
+    }
+    let read_failed = |err: &std::io::Error| {
+        let message = if options.detailed_errors {
+            format!("Failed to read file: {} ({err})", path.display())
+        } else {
+            format!("Failed to read file: {}", path.display())
+        };
+        Diagnostic::warning(DiagnosticCode::ReadFailed, message).with_path(path)
+    };
+    let mut file = match fs::File::open(path) {
+        Ok(file) => file,
+        Err(err) => {
+            diagnostics.push(read_failed(&err));
+            return (None, diagnostics);
+        }
+    };
+    let mut bytes = Vec::new();
+    let result = match options.max_size {
+        Some(max) => (&mut file)
+            .take(max.saturating_add(1))
+            .read_to_end(&mut bytes),
+        None => file.read_to_end(&mut bytes),
+    };
+    if let Err(err) = result {
+        diagnostics.push(read_failed(&err));
+        return (None, diagnostics);
+    }
+    if let Some(max) = options.max_size {
+        if bytes.len() as u64 > max {
+            diagnostics.push(
+                Diagnostic::warning(
+                    DiagnosticCode::TooLarge,
+                    format!(
+                        "Skipped {}: larger than the {max}-byte limit for a rule file",
+                        path.display()
+                    ),
+                )
+                .with_path(path),
+            );
+            return (None, diagnostics);
+        }
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let text = match std::str::from_utf8(body) {
+        Ok(text) => text.to_owned(),
+        Err(err) => {
+            let valid = &body[..err.valid_up_to()];
+            let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+            diagnostics.push(
+                Diagnostic::warning(
+                    DiagnosticCode::InvalidUtf8,
+                    format!(
+                        "{} is not valid UTF-8 (first bad byte at line {line}); invalid bytes were replaced with U+FFFD",
+                        path.display()
+                    ),
+                )
+                .with_path(path)
+                .at(Some(line), None),
+            );
+            String::from_utf8_lossy(body).into_owned()
+        }
+    };
+    (Some(text), diagnostics)
+}
+
+/// The nearest `name` in `start` or one of its ancestors, as Cline looks for `.clinerules`.
+pub fn find_upward(start: &Path, name: &str) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .map(|dir| dir.join(name))
+        .find(|candidate| {
+            // `symlink_metadata` so a broken link is still "found" (and reported when read).
+            fs::symlink_metadata(candidate).is_ok()
+        })
+}

@@ -1,0 +1,140 @@
+//! The glue every provider shares: walk, read, build.
+
+use std::path::{Path, PathBuf};
+
+use rulebook_rule::coerce::FieldPolicy;
+use rulebook_rule::{Diagnostic, Level, Profile, Rule, RuleFile, SourceMeta, build_rule};
+
+use crate::{ReadOptions, read_rule_file, walk_rules_dir};
+
+/// Rules and the diagnostics of loading them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Loaded {
+    /// The rules, in load order.
+    pub rules: Vec<Rule>,
+    /// Everything that went wrong or was recovered.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Loads rule files for one provider.
+#[derive(Debug, Clone)]
+pub struct FileLoader {
+    provider: String,
+    provider_name: String,
+    policy: FieldPolicy,
+    profile: Profile,
+    max_size: Option<u64>,
+}
+
+impl FileLoader {
+    /// A loader for the provider `provider` (its id) shown as `provider_name`, coercing
+    /// fields with `policy`. In [`Profile::Extended`] the E9 size cap applies (see
+    /// [`FileLoader::max_size`]).
+    pub fn new(
+        provider: impl Into<String>,
+        provider_name: impl Into<String>,
+        policy: FieldPolicy,
+        profile: Profile,
+    ) -> Self {
+        Self {
+            provider: provider.into(),
+            provider_name: provider_name.into(),
+            policy,
+            profile,
+            max_size: (profile == Profile::Extended).then_some(crate::DEFAULT_MAX_FILE_SIZE),
+        }
+    }
+
+    /// Overrides the size cap (Extended E9); `None` reads files of any size.
+    #[must_use]
+    pub fn max_size(mut self, bytes: Option<u64>) -> Self {
+        self.max_size = bytes;
+        self
+    }
+
+    /// The profile rules are built under.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    fn read_options(&self, level: Level, project_root: Option<&Path>) -> ReadOptions {
+        let extended = self.profile == Profile::Extended;
+        ReadOptions::new()
+            .max_size(self.max_size)
+            .detailed_errors(extended)
+            .project_root(
+                (extended && level == Level::Project)
+                    .then(|| project_root.map(Path::to_path_buf))
+                    .flatten(),
+            )
+    }
+
+    /// Loads every rule file under `dir` with one of `extensions`; the name of each rule is
+    /// its file name without the extension. `project_root` is the boundary of Extended E10
+    /// for project-level sources.
+    pub fn load_dir(
+        &self,
+        dir: &Path,
+        extensions: &[&str],
+        level: Level,
+        project_root: Option<&Path>,
+        out: &mut Loaded,
+    ) {
+        let walked = walk_rules_dir(dir, extensions);
+        out.diagnostics.extend(walked.diagnostics);
+        let options = self.read_options(level, project_root);
+        for path in walked.files {
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            self.load_one(&path, &name, level, &options, out);
+        }
+    }
+
+    /// Loads one file as the rule `name` (a missing file is not an error: nothing loads).
+    pub fn load_file(
+        &self,
+        path: &Path,
+        name: &str,
+        level: Level,
+        project_root: Option<&Path>,
+        out: &mut Loaded,
+    ) -> Option<usize> {
+        if std::fs::symlink_metadata(path).is_err() {
+            return None;
+        }
+        let options = self.read_options(level, project_root);
+        self.load_one(path, name, level, &options, out)
+    }
+
+    fn load_one(
+        &self,
+        path: &Path,
+        name: &str,
+        level: Level,
+        options: &ReadOptions,
+        out: &mut Loaded,
+    ) -> Option<usize> {
+        let (text, diagnostics) = read_rule_file(path, options);
+        out.diagnostics.extend(diagnostics);
+        let text = text?;
+        let source = SourceMeta::new(
+            self.provider.clone(),
+            self.provider_name.clone(),
+            level,
+            PathBuf::from(path),
+        );
+        let file = RuleFile {
+            name,
+            path,
+            text: &text,
+            policy: self.policy,
+            source: &source,
+        };
+        let (rule, diagnostics) = build_rule(&file, self.profile);
+        out.diagnostics.extend(diagnostics);
+        out.rules.push(rule);
+        Some(out.rules.len() - 1)
+    }
+}

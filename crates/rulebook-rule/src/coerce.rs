@@ -1,0 +1,335 @@
+//! Field coercion: from a frontmatter map to typed rule fields, per provider (SPEC §5).
+//!
+//! A value of the wrong type is dropped with a warning that names the file and the key: we do
+//! not reproduce JavaScript truthiness (a string `"false"` counting as true).
+
+use std::path::Path;
+
+use rulebook_frontmatter::{Map, Value};
+use serde::Serialize;
+
+use crate::{Diagnostic, DiagnosticCode, Profile};
+
+/// How a provider reads `description`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DescriptionPolicy {
+    /// A string; a number or boolean as its text (native, windsurf).
+    StringOrScalarText,
+    /// A string only (cursor, cline).
+    StringOnly,
+}
+
+/// How a provider reads `alwaysApply`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AlwaysApplyPolicy {
+    /// A boolean, `true` or `false` (native, windsurf, cline).
+    Boolean,
+    /// Only `true` is kept; `false` becomes absent (cursor).
+    OnlyTrue,
+}
+
+/// How a provider reads `globs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GlobsPolicy {
+    /// A list whose scalar elements are kept as text, or one string (native).
+    ScalarElementsAsText,
+    /// A list whose string elements are kept (others dropped), or one string (cursor,
+    /// windsurf, cline).
+    StringsOnly,
+}
+
+/// The field coercion of one provider: a row of SPEC §5's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FieldPolicy {
+    /// `description`.
+    pub description: DescriptionPolicy,
+    /// `alwaysApply`.
+    pub always_apply: AlwaysApplyPolicy,
+    /// `globs`.
+    pub globs: GlobsPolicy,
+}
+
+impl FieldPolicy {
+    /// The native provider's coercion.
+    pub const NATIVE: Self = Self {
+        description: DescriptionPolicy::StringOrScalarText,
+        always_apply: AlwaysApplyPolicy::Boolean,
+        globs: GlobsPolicy::ScalarElementsAsText,
+    };
+    /// Cursor's coercion (`transformMDCRule`).
+    pub const CURSOR: Self = Self {
+        description: DescriptionPolicy::StringOnly,
+        always_apply: AlwaysApplyPolicy::OnlyTrue,
+        globs: GlobsPolicy::StringsOnly,
+    };
+    /// Windsurf's coercion.
+    pub const WINDSURF: Self = Self {
+        description: DescriptionPolicy::StringOrScalarText,
+        always_apply: AlwaysApplyPolicy::Boolean,
+        globs: GlobsPolicy::StringsOnly,
+    };
+    /// Cline's coercion.
+    pub const CLINE: Self = Self {
+        description: DescriptionPolicy::StringOnly,
+        always_apply: AlwaysApplyPolicy::Boolean,
+        globs: GlobsPolicy::StringsOnly,
+    };
+}
+
+/// The typed fields read from a frontmatter map.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Fields {
+    /// `description`.
+    pub description: Option<String>,
+    /// `alwaysApply`.
+    pub always_apply: Option<bool>,
+    /// `globs`.
+    pub globs: Option<Vec<String>>,
+    /// `ttsr_trigger`, else `ttsrTrigger`.
+    pub ttsr_trigger: Option<String>,
+    /// The TTSR conditions: `condition`, else `ttsr_trigger`, else `ttsrTrigger`; no empties.
+    pub condition: Vec<String>,
+}
+
+/// The keys the coercion reads (others are kept in the map for consumers).
+pub const KNOWN_KEYS: &[&str] = &[
+    "description",
+    "alwaysApply",
+    "globs",
+    "condition",
+    "ttsr_trigger",
+    "ttsrTrigger",
+];
+
+struct Ctx<'a> {
+    path: &'a Path,
+    text: Option<&'a str>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn wrong_type(&mut self, key: &str, value: &Value, expected: &str) {
+        let shown = match value {
+            Value::String(s) => format!("{} ({s:?})", value.type_name()),
+            Value::List(_) | Value::Map(_) | Value::Null => value.type_name().to_owned(),
+            scalar => format!("{} ({scalar})", scalar.type_name()),
+        };
+        let line = self.text.and_then(|t| key_line(t, key));
+        self.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::WrongType,
+                format!(
+                    "`{key}` in {} is {shown}, not {expected}; it is ignored",
+                    self.path.display()
+                ),
+            )
+            .with_path(self.path)
+            .at(line, line.map(|_| 1)),
+        );
+    }
+}
+
+/// Reads the typed fields of `frontmatter` under `policy`. `text` (the file's text) is only
+/// used to find the line of a key a warning is about.
+///
+/// In [`Profile::Extended`], a `globs` string is split on commas (outside `{…}`), each part
+/// trimmed, empty parts dropped (E4): Cursor writes `globs: src/**/*.ts, tests/**`.
+pub fn coerce_fields(
+    frontmatter: &Map,
+    policy: FieldPolicy,
+    profile: Profile,
+    path: &Path,
+    text: Option<&str>,
+) -> (Fields, Vec<Diagnostic>) {
+    let mut ctx = Ctx {
+        path,
+        text,
+        diagnostics: Vec::new(),
+    };
+    let fields = Fields {
+        description: description(frontmatter, policy.description, &mut ctx),
+        always_apply: always_apply(frontmatter, policy.always_apply, &mut ctx),
+        globs: globs(frontmatter, policy.globs, profile, &mut ctx),
+        ttsr_trigger: ttsr_trigger(frontmatter, &mut ctx),
+        condition: condition(frontmatter, &mut ctx),
+    };
+    (fields, ctx.diagnostics)
+}
+
+fn description(map: &Map, policy: DescriptionPolicy, ctx: &mut Ctx<'_>) -> Option<String> {
+    let value = map.get("description")?;
+    match (value, policy) {
+        (Value::Null, _) => None,
+        (Value::String(s), _) => Some(s.clone()),
+        (
+            Value::Bool(_) | Value::Int(_) | Value::Float(_),
+            DescriptionPolicy::StringOrScalarText,
+        ) => value.scalar_text(),
+        _ => {
+            ctx.wrong_type("description", value, "a string");
+            None
+        }
+    }
+}
+
+fn always_apply(map: &Map, policy: AlwaysApplyPolicy, ctx: &mut Ctx<'_>) -> Option<bool> {
+    let value = map.get("alwaysApply")?;
+    match (value, policy) {
+        (Value::Null, _) | (Value::Bool(false), AlwaysApplyPolicy::OnlyTrue) => None,
+        (Value::Bool(b), _) => Some(*b),
+        _ => {
+            ctx.wrong_type("alwaysApply", value, "a boolean");
+            None
+        }
+    }
+}
+
+fn globs(
+    map: &Map,
+    policy: GlobsPolicy,
+    profile: Profile,
+    ctx: &mut Ctx<'_>,
+) -> Option<Vec<String>> {
+    let value = map.get("globs")?;
+    match value {
+        Value::Null => None,
+        Value::String(s) => Some(match profile {
+            Profile::Reference => vec![s.clone()],
+            Profile::Extended => split_globs(s),
+        }),
+        Value::List(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                let text = match (item, policy) {
+                    (Value::String(s), _) => Some(s.clone()),
+                    (
+                        Value::Bool(_) | Value::Int(_) | Value::Float(_),
+                        GlobsPolicy::ScalarElementsAsText,
+                    ) => item.scalar_text(),
+                    _ => None,
+                };
+                match text {
+                    Some(t) => out.push(t),
+                    None => ctx.wrong_type("globs", item, "a string (in the list)"),
+                }
+            }
+            Some(out)
+        }
+        other => {
+            ctx.wrong_type("globs", other, "a list of strings or one string");
+            None
+        }
+    }
+}
+
+/// Splits `a, b,{c,d}` into `["a", "b", "{c,d}"]`: commas inside braces are the glob's own.
+pub fn split_globs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn ttsr_trigger(map: &Map, ctx: &mut Ctx<'_>) -> Option<String> {
+    for key in ["ttsr_trigger", "ttsrTrigger"] {
+        match map.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) => return Some(s.clone()),
+            Some(other) => ctx.wrong_type(key, other, "a string"),
+        }
+    }
+    None
+}
+
+/// The first of `condition`, `ttsr_trigger`, `ttsrTrigger` that is present (as `??` would
+/// pick it), then without empty strings. A value of the wrong type counts as absent.
+fn condition(map: &Map, ctx: &mut Ctx<'_>) -> Vec<String> {
+    match map.get("condition") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(s)) => return non_empty(std::iter::once(s.clone())),
+        Some(Value::List(items)) => {
+            let mut out = Vec::new();
+            for item in items {
+                match item {
+                    Value::String(s) => out.push(s.clone()),
+                    other => ctx.wrong_type("condition", other, "a string (in the list)"),
+                }
+            }
+            return non_empty(out.into_iter());
+        }
+        Some(other) => ctx.wrong_type("condition", other, "a string or a list of strings"),
+    }
+    for key in ["ttsr_trigger", "ttsrTrigger"] {
+        // Type warnings for these keys were given by `ttsr_trigger`.
+        if let Some(Value::String(s)) = map.get(key) {
+            return non_empty(std::iter::once(s.clone()));
+        }
+    }
+    Vec::new()
+}
+
+fn non_empty(items: impl Iterator<Item = String>) -> Vec<String> {
+    items.filter(|s| !s.is_empty()).collect()
+}
+
+/// The 1-based line of `key:` inside the frontmatter of `text`, if written at column 0.
+pub fn key_line(text: &str, key: &str) -> Option<usize> {
+    let mut lines = text.lines().enumerate();
+    let (_, first) = lines.next()?;
+    if !first.trim_start_matches('\u{feff}').starts_with("---") {
+        return None;
+    }
+    for (i, line) in lines {
+        if line.starts_with("---") {
+            return None;
+        }
+        let rest = line
+            .strip_prefix(key)
+            .or_else(|| line.strip_prefix(&format!("\"{key}\"")))
+            .or_else(|| line.strip_prefix(&format!("'{key}'")));
+        if rest.is_some_and(|r| r.trim_start().starts_with(':')) {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_keeps_braces() {
+        assert_eq!(
+            split_globs(" src/**/*.ts, *.{ts,tsx} ,, tests/** "),
+            ["src/**/*.ts", "*.{ts,tsx}", "tests/**"]
+        );
+        assert!(split_globs(" , ").is_empty());
+    }
+
+    #[test]
+    fn key_line_finds_the_key() {
+        let text = "---\ndescription: x\nalwaysApply: \"yes\"\n---\nalwaysApply: body";
+        assert_eq!(key_line(text, "alwaysApply"), Some(3));
+        assert_eq!(key_line(text, "globs"), None);
+    }
+}

@@ -1,0 +1,117 @@
+//! Structured warnings: data, never log lines.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+/// How serious a [`Diagnostic`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Something was ignored, recovered or refused; loading went on.
+    Warning,
+    /// A rule file is broken in a way `rulebook check` fails on.
+    Error,
+}
+
+/// What a [`Diagnostic`] is about, for filtering and for `rulebook check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum DiagnosticCode {
+    /// A file could not be read.
+    ReadFailed,
+    /// A file was not valid UTF-8 and was decoded lossily.
+    InvalidUtf8,
+    /// A file was larger than the size cap (Extended E9).
+    TooLarge,
+    /// A project rule file's real path leaves the project (Extended E10).
+    OutsideProject,
+    /// A directory entry could not be walked.
+    WalkFailed,
+    /// The frontmatter is not valid YAML.
+    YamlSyntax,
+    /// The frontmatter is YAML but not a map.
+    NotAMap,
+    /// A frontmatter key had a value of the wrong type and was dropped.
+    WrongType,
+    /// A frontmatter key no provider reads.
+    UnknownKey,
+    /// A provider failed as a whole.
+    ProviderFailed,
+    /// An item failed the capability's validation (a rule with no content).
+    InvalidItem,
+    /// A TTSR rule whose name is already registered.
+    DuplicateTrigger,
+    /// A TTSR condition that does not compile.
+    InvalidTrigger,
+    /// A rule is shadowed by a same-named rule of higher precedence.
+    Shadowed,
+}
+
+/// One problem found while loading, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Diagnostic {
+    /// How serious it is.
+    pub severity: Severity,
+    /// What it is about.
+    pub code: DiagnosticCode,
+    /// The display name of the provider that reported it (`Cursor`), once the registry
+    /// has merged it; `Display` prefixes the message with `[<provider>] `.
+    pub provider: Option<String>,
+    /// The file it is about, absolute.
+    pub path: Option<PathBuf>,
+    /// The 1-based line, where known.
+    pub line: Option<usize>,
+    /// The 1-based column, where known.
+    pub column: Option<usize>,
+    /// What happened, naming the file where that helps.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A warning with a code and a message; add a path and position with the setters.
+    pub fn warning(code: DiagnosticCode, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Warning,
+            code,
+            provider: None,
+            path: None,
+            line: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    /// Sets the file.
+    #[must_use]
+    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Sets the line and column.
+    #[must_use]
+    pub fn at(mut self, line: Option<usize>, column: Option<usize>) -> Self {
+        self.line = line;
+        self.column = column;
+        self
+    }
+
+    /// Sets the provider's display name.
+    #[must_use]
+    pub fn with_provider(mut self, provider: impl Into<String>) -> Self {
+        self.provider = Some(provider.into());
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(provider) = &self.provider {
+            write!(f, "[{provider}] ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
