@@ -209,6 +209,15 @@ pub fn build_rule(file: &RuleFile<'_>, profile: Profile) -> (Rule, Vec<Diagnosti
     (rule, diagnostics)
 }
 
+/// Extended E1: a whole-file source (`.cursorrules`, `.windsurfrules`, a `.clinerules`
+/// file, `global_rules.md`) is always-apply, as its tool applies it, unless its frontmatter
+/// sets `alwaysApply` to a boolean itself.
+pub fn apply_whole_file_default(rule: &mut Rule) {
+    if !matches!(rule.frontmatter.get("alwaysApply"), Some(Value::Bool(_))) {
+        rule.always_apply = Some(true);
+    }
+}
+
 /// Validates a rule as the registry does (SPEC §6): a name, a path, non-empty content.
 pub fn validate_rule(rule: &Rule) -> Result<(), String> {
     if rule.name.is_empty() {

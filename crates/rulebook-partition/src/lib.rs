@@ -1,0 +1,184 @@
+//! The buckets of SPEC §7, with their exact predicates and precedence.
+//!
+//! For each rule, in order:
+//! 1. **TTSR**: a non-empty `condition` is offered to the trigger registry (a callback, so
+//!    this crate does no regex work and no I/O). A rule whose registration succeeds goes
+//!    nowhere else, even with `alwaysApply`. A rejected one (duplicate name, condition that
+//!    does not compile) is not TTSR: it falls through, with a warning that says so.
+//! 2. **always-apply**: `always_apply == Some(true)`.
+//! 3. **manual** (Extended E2 only): Windsurf's `trigger: manual`; read through `rule://`,
+//!    never listed.
+//! 4. **rulebook**: a non-empty description.
+//! 5. Otherwise no bucket, with the reason.
+//!
+//! Depends on `rulebook-rule` and `serde`.
+//!
+//! ```
+//! use rulebook_partition::{partition, RuleBucket};
+//! # use rulebook_rule::*;
+//! # fn rule(name: &str, description: Option<&str>, always: Option<bool>, condition: &[&str]) -> Rule {
+//! #     Rule { name: name.into(), path: format!("/r/{name}.md").into(), content: "c".into(),
+//! #         globs: None, always_apply: always, description: description.map(Into::into),
+//! #         ttsr_trigger: None, condition: condition.iter().map(|s| s.to_string()).collect(),
+//! #         activation: None, source: SourceMeta::new("native", "Native", Level::Project, "/r"),
+//! #         frontmatter: Default::default(), frontmatter_outcome: FrontmatterOutcome::Parsed }
+//! # }
+//! let rules = [
+//!     rule("both", Some("d"), Some(true), &["TODO"]), // TTSR only
+//!     rule("always", Some("d"), Some(true), &[]),     // always-apply only
+//!     rule("listed", Some("d"), None, &[]),           // rulebook
+//!     rule("silent", None, None, &[]),                // no bucket
+//! ];
+//! let result = partition(&rules, Profile::Extended, |_| Ok(()));
+//! let buckets: Vec<_> = result.placements.iter().map(|p| p.bucket).collect();
+//! assert_eq!(buckets, [Some(RuleBucket::Ttsr), Some(RuleBucket::AlwaysApply),
+//!                      Some(RuleBucket::Rulebook), None]);
+//! assert_eq!(result.placements[3].reason.as_deref(),
+//!            Some("no description, not always-apply, and no TTSR condition"));
+//! ```
+
+use rulebook_rule::{Activation, Diagnostic, DiagnosticCode, Profile, Rule};
+use serde::Serialize;
+
+/// Where a rule ends up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleBucket {
+    /// Registered with the TTSR manager: injected when the stream matches its condition.
+    Ttsr,
+    /// Its full content goes into every system prompt.
+    AlwaysApply,
+    /// Listed in the prompt by name and description; read through `rule://`.
+    Rulebook,
+    /// Extended E2: only read through `rule://` (Windsurf `trigger: manual`).
+    Manual,
+}
+
+impl RuleBucket {
+    /// The bucket's name as the CLI prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleBucket::Ttsr => "ttsr",
+            RuleBucket::AlwaysApply => "always-apply",
+            RuleBucket::Rulebook => "rulebook",
+            RuleBucket::Manual => "manual",
+        }
+    }
+}
+
+/// Why the trigger registry refused a TTSR rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rejection {
+    /// A rule of that name is registered already.
+    DuplicateName,
+    /// A condition does not compile; the text says which and why.
+    InvalidCondition(String),
+}
+
+/// What became of one rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Placement {
+    /// Its bucket, or `None`.
+    pub bucket: Option<RuleBucket>,
+    /// Why it is in no bucket (set exactly when `bucket` is `None`).
+    pub reason: Option<String>,
+    /// Why its TTSR registration was refused, if it was.
+    pub ttsr_rejected: Option<String>,
+}
+
+/// The placements of the input rules, in input order, and the warnings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Partition {
+    /// One per input rule, same order.
+    pub placements: Vec<Placement>,
+    /// Refused TTSR registrations.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Partition {
+    /// Indices (into the input) of the rules in `bucket`, in input order.
+    pub fn indices(&self, bucket: RuleBucket) -> impl Iterator<Item = usize> + '_ {
+        self.placements
+            .iter()
+            .enumerate()
+            .filter(move |(_, p)| p.bucket == Some(bucket))
+            .map(|(i, _)| i)
+    }
+}
+
+/// Places every rule (see the crate docs). `register` offers a TTSR rule to the trigger
+/// registry, in input order.
+pub fn partition<'a, I, F>(rules: I, profile: Profile, mut register: F) -> Partition
+where
+    I: IntoIterator<Item = &'a Rule>,
+    F: FnMut(&Rule) -> Result<(), Rejection>,
+{
+    let mut out = Partition::default();
+    for rule in rules {
+        let mut ttsr_rejected = None;
+        if !rule.condition.is_empty() {
+            match register(rule) {
+                Ok(()) => {
+                    out.placements.push(Placement {
+                        bucket: Some(RuleBucket::Ttsr),
+                        reason: None,
+                        ttsr_rejected: None,
+                    });
+                    continue;
+                }
+                Err(rejection) => {
+                    let (code, why) = match rejection {
+                        Rejection::DuplicateName => (
+                            DiagnosticCode::DuplicateTrigger,
+                            "a TTSR rule of that name is registered already".to_owned(),
+                        ),
+                        Rejection::InvalidCondition(why) => (DiagnosticCode::InvalidTrigger, why),
+                    };
+                    out.diagnostics.push(
+                        Diagnostic::warning(
+                            code,
+                            format!(
+                                "TTSR rule `{}` ({}) was not registered: {why}; it is placed by the always-apply and rulebook predicates instead",
+                                rule.name,
+                                rule.path.display()
+                            ),
+                        )
+                        .with_path(&rule.path),
+                    );
+                    ttsr_rejected = Some(why);
+                }
+            }
+        }
+        let bucket = if rule.always_apply == Some(true) {
+            Some(RuleBucket::AlwaysApply)
+        } else if profile == Profile::Extended && rule.activation == Some(Activation::Manual) {
+            Some(RuleBucket::Manual)
+        } else if rule.description.as_deref().is_some_and(|d| !d.is_empty()) {
+            Some(RuleBucket::Rulebook)
+        } else {
+            None
+        };
+        let reason = bucket
+            .is_none()
+            .then(|| no_bucket_reason(rule, ttsr_rejected.as_deref()));
+        out.placements.push(Placement {
+            bucket,
+            reason,
+            ttsr_rejected,
+        });
+    }
+    out
+}
+
+fn no_bucket_reason(rule: &Rule, rejected: Option<&str>) -> String {
+    let description = match rule.description.as_deref() {
+        None => "no description",
+        Some(_) => "an empty description",
+    };
+    match rejected {
+        Some(why) => format!(
+            "its TTSR condition was refused ({why}), and it has {description} and is not always-apply"
+        ),
+        None => format!("{description}, not always-apply, and no TTSR condition"),
+    }
+}

@@ -1,0 +1,74 @@
+//! The Cursor rules provider (SPEC §5).
+//!
+//! | level | source | name |
+//! |---|---|---|
+//! | user | `~/.cursor/rules/` `*.mdc`, `*.md` | file name without extension |
+//! | project | `<cwd>/.cursor/rules/` `*.mdc`, `*.md` | file name without extension |
+//! | project (Extended E1) | `<cwd>/.cursorrules` | `cursorrules` |
+//!
+//! User rules are pushed before project rules, so a user rule wins a name clash (as the
+//! original does). Fields follow [`FieldPolicy::CURSOR`] (`transformMDCRule`): description
+//! only as a string, `alwaysApply` kept only when `true`, `globs` a list of strings or one
+//! string. In Extended, `.cursorrules` is read too, and is always-apply unless its
+//! frontmatter sets `alwaysApply`.
+//!
+//! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+
+use rulebook_fs::{FileLoader, Loaded};
+use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+use rulebook_rule::coerce::FieldPolicy;
+use rulebook_rule::{Level, Profile, Rule, apply_whole_file_default};
+
+/// The Cursor provider (id `cursor`, priority 50).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CursorProvider;
+
+const EXTENSIONS: &[&str] = &["mdc", "md"];
+
+impl Provider<RuleCapability> for CursorProvider {
+    fn id(&self) -> &'static str {
+        "cursor"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Cursor"
+    }
+
+    fn description(&self) -> &'static str {
+        "Cursor rules: .cursor/rules/*.mdc and *.md (user, then project), and .cursorrules (Extended)"
+    }
+
+    fn priority(&self) -> i32 {
+        50
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let loader = FileLoader::new("cursor", "Cursor", FieldPolicy::CURSOR, ctx.profile);
+        let mut out = Loaded::default();
+        let dir = ".cursor/rules";
+        loader.load_dir(&ctx.home.join(dir), EXTENSIONS, Level::User, None, &mut out);
+        loader.load_dir(
+            &ctx.cwd.join(dir),
+            EXTENSIONS,
+            Level::Project,
+            Some(&ctx.cwd),
+            &mut out,
+        );
+        if ctx.profile == Profile::Extended {
+            let legacy = ctx.cwd.join(".cursorrules");
+            if let Some(i) = loader.load_file(
+                &legacy,
+                "cursorrules",
+                Level::Project,
+                Some(&ctx.cwd),
+                &mut out,
+            ) {
+                apply_whole_file_default(&mut out.rules[i]);
+            }
+        }
+        Ok(LoadResult {
+            items: out.rules,
+            diagnostics: out.diagnostics,
+        })
+    }
+}

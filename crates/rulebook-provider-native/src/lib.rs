@@ -1,0 +1,155 @@
+//! The native rules provider: the agent's own rule directories (SPEC §5).
+//!
+//! | level | default directory | extensions |
+//! |---|---|---|
+//! | project | `<cwd>/.xcsh/rules/` | `*.md`, `*.mdc` |
+//! | user | `~/.xcsh/agent/rules/` | `*.md`, `*.mdc` |
+//!
+//! Project rules are pushed before user rules, so a project rule wins a name clash with a
+//! user rule. Fields are coerced with [`FieldPolicy::NATIVE`]: a numeric or boolean
+//! description becomes its text, and list elements of `globs` are kept as text. Another
+//! agent reuses this provider with its own names through [`NativeConfig`].
+//!
+//! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+//!
+//! ```
+//! use rulebook_provider_native::{NativeConfig, NativeProvider};
+//! use rulebook_registry::{Provider, RuleCapability};
+//!
+//! let provider = NativeProvider::new(
+//!     NativeConfig::default()
+//!         .project_dir(".myagent/rules")
+//!         .user_dir(".myagent/rules")
+//!         .display_name("MyAgent"),
+//! );
+//! assert_eq!(Provider::<RuleCapability>::priority(&provider), 100);
+//! assert_eq!(Provider::<RuleCapability>::display_name(&provider), "MyAgent");
+//! ```
+
+use std::path::PathBuf;
+
+use rulebook_fs::{FileLoader, Loaded};
+use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+use rulebook_rule::Level;
+use rulebook_rule::coerce::FieldPolicy;
+
+/// Where the native provider looks, and what it is called.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NativeConfig {
+    id: String,
+    display_name: String,
+    project_dir: PathBuf,
+    user_dir: PathBuf,
+    priority: i32,
+}
+
+impl Default for NativeConfig {
+    /// The seeds' agent: `.xcsh/rules` in the project, `.xcsh/agent/rules` in the home.
+    fn default() -> Self {
+        Self {
+            id: "native".to_owned(),
+            display_name: "Native".to_owned(),
+            project_dir: PathBuf::from(".xcsh/rules"),
+            user_dir: PathBuf::from(".xcsh/agent/rules"),
+            priority: 100,
+        }
+    }
+}
+
+impl NativeConfig {
+    /// The provider id (default `native`).
+    #[must_use]
+    pub fn id(mut self, id: impl Into<String>) -> Self {
+        self.id = id.into();
+        self
+    }
+
+    /// The display name, the prefix of warnings (default `Native`).
+    #[must_use]
+    pub fn display_name(mut self, name: impl Into<String>) -> Self {
+        self.display_name = name.into();
+        self
+    }
+
+    /// The project directory, relative to the working directory (default `.xcsh/rules`).
+    #[must_use]
+    pub fn project_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.project_dir = dir.into();
+        self
+    }
+
+    /// The user directory, relative to the home (default `.xcsh/agent/rules`).
+    #[must_use]
+    pub fn user_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.user_dir = dir.into();
+        self
+    }
+
+    /// The priority (default 100).
+    #[must_use]
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = priority;
+        self
+    }
+}
+
+/// The native provider.
+#[derive(Debug, Clone, Default)]
+pub struct NativeProvider {
+    config: NativeConfig,
+}
+
+impl NativeProvider {
+    /// A provider with the given configuration.
+    pub fn new(config: NativeConfig) -> Self {
+        Self { config }
+    }
+}
+
+const EXTENSIONS: &[&str] = &["md", "mdc"];
+
+impl Provider<RuleCapability> for NativeProvider {
+    fn id(&self) -> &str {
+        &self.config.id
+    }
+
+    fn display_name(&self) -> &str {
+        &self.config.display_name
+    }
+
+    fn description(&self) -> &'static str {
+        "The agent's own rules: project and user rule directories (*.md, *.mdc)"
+    }
+
+    fn priority(&self) -> i32 {
+        self.config.priority
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<rulebook_rule::Rule>, ProviderError> {
+        let loader = FileLoader::new(
+            &self.config.id,
+            &self.config.display_name,
+            FieldPolicy::NATIVE,
+            ctx.profile,
+        );
+        let mut out = Loaded::default();
+        loader.load_dir(
+            &ctx.cwd.join(&self.config.project_dir),
+            EXTENSIONS,
+            Level::Project,
+            Some(&ctx.cwd),
+            &mut out,
+        );
+        loader.load_dir(
+            &ctx.home.join(&self.config.user_dir),
+            EXTENSIONS,
+            Level::User,
+            None,
+            &mut out,
+        );
+        Ok(LoadResult {
+            items: out.rules,
+            diagnostics: out.diagnostics,
+        })
+    }
+}

@@ -1,0 +1,126 @@
+//! The Windsurf rules provider (SPEC §5).
+//!
+//! | level | source | name |
+//! |---|---|---|
+//! | user | `~/.codeium/windsurf/memories/global_rules.md` | `global_rules` |
+//! | project | `<cwd>/.windsurf/rules/` `*.md` | file name without extension |
+//! | project (Extended E1) | `<cwd>/.windsurfrules` | `windsurfrules` |
+//!
+//! `global_rules` is pushed first, so it wins a name clash with a project rule. Fields follow
+//! [`FieldPolicy::WINDSURF`]. In Extended:
+//! - E1: `.windsurfrules` is read, and the whole-file sources (`global_rules.md`,
+//!   `.windsurfrules`) are always-apply unless their frontmatter sets `alwaysApply`;
+//! - E2: Windsurf's own `trigger:` key decides how a rule applies: `always_on` →
+//!   always-apply; `model_decision` → the rulebook (by its description); `glob` → attached
+//!   when a file matches `globs`; `manual` → only read through `rule://`. The trigger
+//!   overrides `alwaysApply`. An unknown trigger is a warning and is ignored.
+//!
+//! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+
+use rulebook_fs::{FileLoader, Loaded};
+use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+use rulebook_rule::coerce::FieldPolicy;
+use rulebook_rule::{
+    Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Value, apply_whole_file_default,
+};
+
+/// The Windsurf provider (id `windsurf`, priority 50).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WindsurfProvider;
+
+impl Provider<RuleCapability> for WindsurfProvider {
+    fn id(&self) -> &'static str {
+        "windsurf"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Windsurf"
+    }
+
+    fn description(&self) -> &'static str {
+        "Windsurf rules: ~/.codeium/windsurf/memories/global_rules.md, .windsurf/rules/*.md, and .windsurfrules (Extended)"
+    }
+
+    fn priority(&self) -> i32 {
+        50
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let extended = ctx.profile == Profile::Extended;
+        let loader = FileLoader::new("windsurf", "Windsurf", FieldPolicy::WINDSURF, ctx.profile);
+        let mut out = Loaded::default();
+        let global = ctx.home.join(".codeium/windsurf/memories/global_rules.md");
+        let mut whole_files = Vec::new();
+        if let Some(i) = loader.load_file(&global, "global_rules", Level::User, None, &mut out) {
+            whole_files.push(i);
+        }
+        loader.load_dir(
+            &ctx.cwd.join(".windsurf/rules"),
+            &["md"],
+            Level::Project,
+            Some(&ctx.cwd),
+            &mut out,
+        );
+        if extended {
+            let legacy = ctx.cwd.join(".windsurfrules");
+            if let Some(i) = loader.load_file(
+                &legacy,
+                "windsurfrules",
+                Level::Project,
+                Some(&ctx.cwd),
+                &mut out,
+            ) {
+                whole_files.push(i);
+            }
+            for i in whole_files {
+                apply_whole_file_default(&mut out.rules[i]);
+            }
+            for rule in &mut out.rules {
+                if let Some(d) = apply_trigger(rule) {
+                    out.diagnostics.push(d);
+                }
+            }
+        }
+        Ok(LoadResult {
+            items: out.rules,
+            diagnostics: out.diagnostics,
+        })
+    }
+}
+
+/// Extended E2: reads `trigger:` into the rule's activation.
+fn apply_trigger(rule: &mut Rule) -> Option<Diagnostic> {
+    let problem = match rule.frontmatter.get("trigger")? {
+        Value::Null => return None,
+        Value::String(trigger) => {
+            let activation = match trigger.as_str() {
+                "always_on" => Activation::AlwaysOn,
+                "model_decision" => Activation::ModelDecision,
+                "glob" => Activation::Glob,
+                "manual" => Activation::Manual,
+                other => {
+                    return Some(warning(
+                        rule,
+                        format!(
+                            "`trigger` in {} is {other:?}, not one of always_on, model_decision, glob, manual; it is ignored",
+                            rule.path.display()
+                        ),
+                    ));
+                }
+            };
+            rule.activation = Some(activation);
+            rule.always_apply = Some(activation == Activation::AlwaysOn);
+            return None;
+        }
+        other => format!(
+            "`trigger` in {} is {}, not a string; it is ignored",
+            rule.path.display(),
+            other.type_name()
+        ),
+    };
+    Some(warning(rule, problem))
+}
+
+fn warning(rule: &Rule, message: String) -> Diagnostic {
+    Diagnostic::warning(DiagnosticCode::WrongType, message).with_path(&rule.path)
+}

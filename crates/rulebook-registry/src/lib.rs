@@ -1,0 +1,501 @@
+//! A registry of providers for one capability (SPEC §6).
+//!
+//! Rules are one [`Capability`]; other tools register others (skills, commands, …) with the
+//! same machinery. A [`Registry`] is a value, not global state: build one, register
+//! [`Provider`]s, and [`Registry::load`] them for a [`LoadContext`].
+//!
+//! Loading:
+//! 1. Enabled providers are ordered by priority, highest first; ties keep registration
+//!    order (cursor before windsurf).
+//! 2. Each is loaded (on its own thread when more than one is enabled and
+//!    [`Registry::parallel`] is on); a provider that fails becomes the warning
+//!    `[<display name>] Failed to load: <error>`, never an abort.
+//! 3. Items are merged in provider order, and deduplicated by [`Capability::key`],
+//!    first wins: later items with the same key stay in [`Loaded::all`], marked
+//!    [`Status::Shadowed`] with the index of the winner.
+//! 4. Items are validated with [`Capability::validate`]. [`Profile::Reference`]
+//!    validates after dedup, as the TypeScript original does, so an invalid winner takes
+//!    its shadowed losers down with it; [`Profile::Extended`] (E8) validates first, so a
+//!    valid lower-priority item survives. Each invalid item is the warning
+//!    `[<provider>] Invalid item at <path>: <reason>`.
+//!
+//! Diagnostics of a provider carry its display name in [`Diagnostic::provider`]; their
+//! `Display` is `[<display name>] <message>`.
+//!
+//! Depends on `rulebook-rule` (for [`Diagnostic`] and [`Profile`]), `serde`, `thiserror`.
+//!
+//! ```
+//! use rulebook_registry::{Capability, LoadContext, LoadResult, Provider, ProviderError, Registry};
+//!
+//! struct Words;
+//! impl Capability for Words {
+//!     type Item = String;
+//!     const ID: &'static str = "words";
+//!     fn key(item: &String) -> &str { item }
+//!     fn validate(item: &String) -> Result<(), String> {
+//!         if item.is_empty() { Err("empty".into()) } else { Ok(()) }
+//!     }
+//! }
+//!
+//! struct Fixed(&'static str, i32, Vec<&'static str>);
+//! impl Provider<Words> for Fixed {
+//!     fn id(&self) -> &str { self.0 }
+//!     fn display_name(&self) -> &str { self.0 }
+//!     fn description(&self) -> &str { "fixed words" }
+//!     fn priority(&self) -> i32 { self.1 }
+//!     fn load(&self, _: &LoadContext) -> Result<LoadResult<String>, ProviderError> {
+//!         Ok(LoadResult::new(self.2.iter().map(|s| s.to_string()).collect()))
+//!     }
+//! }
+//!
+//! let registry = Registry::<Words>::new()
+//!     .with(Fixed("low", 1, vec!["a", "b"]))
+//!     .with(Fixed("high", 9, vec!["b", "c"]));
+//! let loaded = registry.load(&LoadContext::new("/project", "/home"));
+//! let items: Vec<&String> = loaded.items().collect();
+//! assert_eq!(items, ["b", "c", "a"]);
+//! assert_eq!(loaded.all.len(), 4); // the low-priority "b" is kept, shadowed
+//! ```
+
+pub mod rules;
+
+use std::collections::{HashMap, HashSet};
+use std::error::Error as StdError;
+use std::path::{Path, PathBuf};
+
+use rulebook_rule::{Diagnostic, DiagnosticCode, Profile};
+
+pub use rules::RuleCapability;
+use serde::Serialize;
+
+/// A kind of item providers can load: rules, and whatever else a tool registers.
+pub trait Capability: 'static {
+    /// The item a provider loads.
+    type Item: Send + 'static;
+    /// A stable id for the capability (`rules`).
+    const ID: &'static str;
+    /// The identity of an item: dedup and precedence are by this key only.
+    fn key(item: &Self::Item) -> &str;
+    /// Checks an item; `Err` carries the reason (`Rule must have content`).
+    fn validate(item: &Self::Item) -> Result<(), String>;
+    /// Where the item came from, for the `Invalid item at <path>` warning.
+    fn location(item: &Self::Item) -> Option<&Path> {
+        let _ = item;
+        None
+    }
+}
+
+/// What every provider is told about the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LoadContext {
+    /// The working directory (the project).
+    pub cwd: PathBuf,
+    /// The user's home.
+    pub home: PathBuf,
+    /// The nearest ancestor of `cwd` (itself included) that holds `.git`, if any.
+    pub repo_root: Option<PathBuf>,
+    /// The behaviour profile.
+    pub profile: Profile,
+}
+
+impl LoadContext {
+    /// A context for `cwd` and `home` in the default profile; the repository root is found
+    /// by looking for `.git` upward from `cwd`.
+    pub fn new(cwd: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
+        let cwd = cwd.into();
+        let repo_root = cwd
+            .ancestors()
+            .find(|dir| dir.join(".git").exists())
+            .map(Path::to_path_buf);
+        Self {
+            cwd,
+            home: home.into(),
+            repo_root,
+            profile: Profile::default(),
+        }
+    }
+
+    /// Sets the profile.
+    #[must_use]
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Sets (or clears) the repository root.
+    #[must_use]
+    pub fn repo_root(mut self, root: Option<PathBuf>) -> Self {
+        self.repo_root = root;
+        self
+    }
+}
+
+/// What a provider returns: items and the diagnostics of loading them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadResult<T> {
+    /// The items, in the provider's push order.
+    pub items: Vec<T>,
+    /// Problems found (unprefixed; the registry adds the provider's name).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<T> LoadResult<T> {
+    /// Items with no diagnostics.
+    pub fn new(items: Vec<T>) -> Self {
+        Self {
+            items,
+            diagnostics: Vec::new(),
+        }
+    }
+}
+
+/// A provider's failure as a whole (a single bad file is a diagnostic, not this).
+pub type ProviderError = Box<dyn StdError + Send + Sync>;
+
+/// A source of items for the capability `C`: one crate per source format.
+pub trait Provider<C: Capability>: Send + Sync {
+    /// A stable id (`cursor`), used in allow/deny lists and [`Loaded::providers`].
+    fn id(&self) -> &str;
+    /// The name shown to people (`Cursor`), used as the warning prefix.
+    fn display_name(&self) -> &str;
+    /// One line on what the provider reads.
+    fn description(&self) -> &str;
+    /// Higher loads first and wins name clashes.
+    fn priority(&self) -> i32;
+    /// Loads the provider's items.
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<C::Item>, ProviderError>;
+}
+
+/// Errors of configuring a registry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two providers with one id.
+    #[error("a provider with id `{0}` is already registered; ids must be unique")]
+    DuplicateProvider(String),
+}
+
+/// What became of one loaded item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "status")]
+pub enum Status {
+    /// In [`Loaded::items`].
+    Active,
+    /// A same-key item earlier in provider order won; `by` is its index in [`Loaded::all`].
+    Shadowed {
+        /// Index of the winner in [`Loaded::all`].
+        by: usize,
+    },
+    /// Failed validation.
+    Invalid {
+        /// The capability's reason.
+        reason: String,
+    },
+}
+
+/// One item as loaded, with its provider and fate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Entry<T> {
+    /// The item.
+    pub item: T,
+    /// The id of the provider that loaded it.
+    pub provider: String,
+    /// Active, shadowed or invalid.
+    #[serde(flatten)]
+    pub status: Status,
+}
+
+/// The result of [`Registry::load`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded<T> {
+    /// Every item of every provider, in merge order, with its fate.
+    pub all: Vec<Entry<T>>,
+    /// Indices into `all` of the active items, in merge order.
+    pub active: Vec<usize>,
+    /// Every diagnostic, in provider order, prefixed with the provider's display name.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Ids of the providers that loaded at least one item, in provider order.
+    pub providers: Vec<String>,
+}
+
+impl<T> Loaded<T> {
+    /// The active items: deduplicated and valid, in provider order.
+    pub fn items(&self) -> impl ExactSizeIterator<Item = &T> + '_ {
+        self.active.iter().map(|&i| &self.all[i].item)
+    }
+
+    /// The entries that lost a key clash, with the entry that won.
+    pub fn shadowed(&self) -> impl Iterator<Item = (&Entry<T>, &Entry<T>)> + '_ {
+        self.all.iter().filter_map(|e| match e.status {
+            Status::Shadowed { by } => Some((e, &self.all[by])),
+            _ => None,
+        })
+    }
+
+    /// The entries that failed validation, with the reason.
+    pub fn invalid(&self) -> impl Iterator<Item = (&Entry<T>, &str)> + '_ {
+        self.all.iter().filter_map(|e| match &e.status {
+            Status::Invalid { reason } => Some((e, reason.as_str())),
+            _ => None,
+        })
+    }
+}
+
+/// Facts about a registered provider.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProviderInfo {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub display_name: String,
+    /// What it reads.
+    pub description: String,
+    /// Its priority.
+    pub priority: i32,
+    /// Whether [`Registry::load`] will load it.
+    pub enabled: bool,
+}
+
+/// Providers of one capability, and how to load them.
+pub struct Registry<C: Capability> {
+    providers: Vec<Box<dyn Provider<C>>>,
+    disabled: HashSet<String>,
+    allow: Option<HashSet<String>>,
+    deny: HashSet<String>,
+    parallel: bool,
+}
+
+impl<C: Capability> Default for Registry<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C: Capability> std::fmt::Debug for Registry<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("capability", &C::ID)
+            .field("providers", &self.infos())
+            .field("parallel", &self.parallel)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: Capability> Registry<C> {
+    /// An empty registry that loads in parallel.
+    pub fn new() -> Self {
+        Self {
+            providers: Vec::new(),
+            disabled: HashSet::new(),
+            allow: None,
+            deny: HashSet::new(),
+            parallel: true,
+        }
+    }
+
+    /// Registers a provider.
+    pub fn register(&mut self, provider: impl Provider<C> + 'static) -> Result<(), RegistryError> {
+        self.register_boxed(Box::new(provider))
+    }
+
+    /// Registers a boxed provider.
+    pub fn register_boxed(&mut self, provider: Box<dyn Provider<C>>) -> Result<(), RegistryError> {
+        if self.providers.iter().any(|p| p.id() == provider.id()) {
+            return Err(RegistryError::DuplicateProvider(provider.id().to_owned()));
+        }
+        self.providers.push(provider);
+        Ok(())
+    }
+
+    /// Registers a provider, builder style; a provider whose id is taken replaces nothing
+    /// and is dropped (use [`Registry::register`] to see that error).
+    #[must_use]
+    pub fn with(mut self, provider: impl Provider<C> + 'static) -> Self {
+        let _ = self.register(provider);
+        self
+    }
+
+    /// Disables a provider by id (whatever the allow list says).
+    pub fn disable(&mut self, id: impl Into<String>) -> &mut Self {
+        self.disabled.insert(id.into());
+        self
+    }
+
+    /// Re-enables a provider disabled with [`Registry::disable`].
+    pub fn enable(&mut self, id: &str) -> &mut Self {
+        self.disabled.remove(id);
+        self
+    }
+
+    /// Loads only these providers (and not those denied or disabled).
+    pub fn allow<I: IntoIterator<Item = S>, S: Into<String>>(&mut self, ids: I) -> &mut Self {
+        self.allow = Some(ids.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Never loads these providers.
+    pub fn deny<I: IntoIterator<Item = S>, S: Into<String>>(&mut self, ids: I) -> &mut Self {
+        self.deny.extend(ids.into_iter().map(Into::into));
+        self
+    }
+
+    /// Loads providers on threads of their own (the default) or one after the other.
+    pub fn parallel(&mut self, yes: bool) -> &mut Self {
+        self.parallel = yes;
+        self
+    }
+
+    fn is_enabled(&self, id: &str) -> bool {
+        !self.disabled.contains(id)
+            && !self.deny.contains(id)
+            && self.allow.as_ref().is_none_or(|a| a.contains(id))
+    }
+
+    /// Providers in load order: priority descending, ties in registration order.
+    fn ordered(&self) -> Vec<&dyn Provider<C>> {
+        let mut ordered: Vec<&dyn Provider<C>> = self.providers.iter().map(AsRef::as_ref).collect();
+        // A stable sort keeps registration order on ties.
+        ordered.sort_by_key(|p| std::cmp::Reverse(p.priority()));
+        ordered
+    }
+
+    /// Every registered provider, in load order, with whether it is enabled.
+    pub fn infos(&self) -> Vec<ProviderInfo> {
+        self.ordered()
+            .into_iter()
+            .map(|p| ProviderInfo {
+                id: p.id().to_owned(),
+                display_name: p.display_name().to_owned(),
+                description: p.description().to_owned(),
+                priority: p.priority(),
+                enabled: self.is_enabled(p.id()),
+            })
+            .collect()
+    }
+
+    /// Loads, merges, deduplicates and validates (see the crate docs).
+    pub fn load(&self, ctx: &LoadContext) -> Loaded<C::Item> {
+        let enabled: Vec<&dyn Provider<C>> = self
+            .ordered()
+            .into_iter()
+            .filter(|p| self.is_enabled(p.id()))
+            .collect();
+        let results: Vec<Result<LoadResult<C::Item>, ProviderError>> =
+            if self.parallel && enabled.len() > 1 {
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = enabled
+                        .iter()
+                        .map(|p| scope.spawn(move || p.load(ctx)))
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| {
+                            h.join().unwrap_or_else(|panic| {
+                                let message = panic
+                                    .downcast_ref::<&str>()
+                                    .map(ToString::to_string)
+                                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                                    .unwrap_or_else(|| "the provider panicked".to_owned());
+                                Err(message.into())
+                            })
+                        })
+                        .collect()
+                })
+            } else {
+                enabled.iter().map(|p| p.load(ctx)).collect()
+            };
+
+        let mut loaded = Loaded {
+            all: Vec::new(),
+            active: Vec::new(),
+            diagnostics: Vec::new(),
+            providers: Vec::new(),
+        };
+        for (provider, result) in enabled.iter().zip(results) {
+            let name = provider.display_name();
+            match result {
+                Ok(result) => {
+                    if !result.items.is_empty() {
+                        loaded.providers.push(provider.id().to_owned());
+                    }
+                    loaded.diagnostics.extend(
+                        result
+                            .diagnostics
+                            .into_iter()
+                            .map(|d| d.with_provider(name)),
+                    );
+                    loaded
+                        .all
+                        .extend(result.items.into_iter().map(|item| Entry {
+                            item,
+                            provider: provider.id().to_owned(),
+                            status: Status::Active,
+                        }));
+                }
+                Err(err) => loaded.diagnostics.push(
+                    Diagnostic::warning(
+                        DiagnosticCode::ProviderFailed,
+                        format!("Failed to load: {err}"),
+                    )
+                    .with_provider(name),
+                ),
+            }
+        }
+        let names: HashMap<&str, &str> =
+            enabled.iter().map(|p| (p.id(), p.display_name())).collect();
+        let mut invalid_diagnostics = Vec::new();
+        let mut invalidate = |entry: &mut Entry<C::Item>, reason: String| {
+            let location = C::location(&entry.item).map_or_else(
+                || C::key(&entry.item).to_owned(),
+                |p| p.display().to_string(),
+            );
+            let mut d = Diagnostic::warning(
+                DiagnosticCode::InvalidItem,
+                format!("Invalid item at {location}: {reason}"),
+            )
+            .with_provider(names.get(entry.provider.as_str()).copied().unwrap_or(""));
+            if let Some(path) = C::location(&entry.item) {
+                d = d.with_path(path);
+            }
+            invalid_diagnostics.push(d);
+            entry.status = Status::Invalid { reason };
+        };
+
+        if ctx.profile == Profile::Extended {
+            for entry in &mut loaded.all {
+                if let Err(reason) = C::validate(&entry.item) {
+                    invalidate(entry, reason);
+                }
+            }
+        }
+        // First wins by key, among the items still standing.
+        let mut winners: HashMap<String, usize> = HashMap::with_capacity(loaded.all.len());
+        for i in 0..loaded.all.len() {
+            if loaded.all[i].status != Status::Active {
+                continue;
+            }
+            let key = C::key(&loaded.all[i].item);
+            match winners.get(key) {
+                Some(&winner) => loaded.all[i].status = Status::Shadowed { by: winner },
+                None => {
+                    winners.insert(key.to_owned(), i);
+                }
+            }
+        }
+        if ctx.profile == Profile::Reference {
+            let mut winner_indices: Vec<usize> = winners.values().copied().collect();
+            winner_indices.sort_unstable();
+            for i in winner_indices {
+                if let Err(reason) = C::validate(&loaded.all[i].item) {
+                    invalidate(&mut loaded.all[i], reason);
+                }
+            }
+        }
+        loaded.diagnostics.extend(invalid_diagnostics);
+        loaded.active = (0..loaded.all.len())
+            .filter(|&i| loaded.all[i].status == Status::Active)
+            .collect();
+        loaded
+    }
+}

@@ -1,0 +1,337 @@
+//! The TTSR manager (SPEC §10): rules that interrupt a model's output stream when it
+//! matches one of their conditions.
+//!
+//! - [`TtsrManager::register`] takes a rule with a non-empty `condition`. A name already
+//!   registered, or a condition that does not compile as a Rust [`regex`], is refused with
+//!   a [`RegisterError`] (the partition stage turns it into a warning and lets the rule fall
+//!   through to the other buckets).
+//! - [`TtsrManager::check`] tests a whole buffer, as the original does on every delta.
+//! - [`TtsrManager::feed`] takes the stream one delta at a time and reports exactly what
+//!   `check` on the whole buffer so far would, at a total cost linear in the stream.
+//! - Repeat policy: [`RepeatPolicy::Once`] (the default: a rule fires once per manager) or
+//!   [`RepeatPolicy::AfterGap`] (again once `N` turns have passed since it last fired). A
+//!   rule fires at most once per turn; [`TtsrManager::next_turn`] starts a new turn and a
+//!   new stream.
+//!
+//! # How `feed` stays linear
+//! Every condition of every rule is compiled into one multi-pattern lazy DFA
+//! (`regex-automata`'s hybrid DFA, unanchored, [`MatchKind::All`] so every pattern that
+//! matches is seen). `feed` advances the DFA's state over the new bytes only; a pattern
+//! matches the stream so far exactly when a match state naming it was crossed, or when the
+//! end-of-input transition from the current state names it (a DFA reports matches one
+//! byte late, and `$`-like assertions need the end). That transition is taken on a copy
+//! of the state, so the stream can go on. Each byte is one transition; each delta adds one
+//! end-of-input probe: O(stream + deltas). The whole turn is also kept, so that a rule
+//! registered mid-turn can be caught up.
+//!
+//! The lazy DFA cannot evaluate a Unicode word boundary (`\b` with Unicode on) next to a
+//! non-ASCII byte; on such input the stream switches, for the rest of the turn, to
+//! testing the conditions that have not matched yet against the whole turn (the original's
+//! method). ASCII text, and patterns without `\b`, never leave the fast path.
+//!
+//! Depends on `regex` and `regex-automata` (the engines), `rulebook-rule`, `serde`,
+//! `thiserror`.
+//!
+//! ```
+//! use rulebook_ttsr::{TtsrManager, TtsrRule};
+//!
+//! let mut ttsr = TtsrManager::new();
+//! ttsr.register(TtsrRule::new("no-console", ["console\\.log"], "Use the logger.")).unwrap();
+//! assert!(ttsr.feed("let x = 1; cons").is_empty());
+//! let fired = ttsr.feed("ole.log(x)");
+//! assert_eq!(fired[0].name, "no-console");
+//! // `once`: never again.
+//! ttsr.next_turn();
+//! assert!(ttsr.feed("console.log(y)").is_empty());
+//! ```
+
+mod stream;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use regex::Regex;
+use rulebook_rule::Rule;
+use serde::Serialize;
+
+pub use regex_automata::MatchKind;
+
+/// When a rule may fire again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RepeatPolicy {
+    /// At most once for the life of the manager.
+    #[default]
+    Once,
+    /// Again once this many turns have passed since it last fired (at least one).
+    AfterGap(u32),
+}
+
+/// A rule as the TTSR manager keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TtsrRule {
+    /// The rule's name (unique among registered rules).
+    pub name: String,
+    /// The conditions; the rule fires when any of them matches.
+    pub conditions: Vec<String>,
+    /// What to inject when it fires.
+    pub content: String,
+    /// Where it came from, if from a file.
+    pub path: Option<PathBuf>,
+    /// Its repeat policy; `None` uses the manager's default.
+    pub repeat: Option<RepeatPolicy>,
+}
+
+impl TtsrRule {
+    /// A rule from its parts.
+    pub fn new<I, S>(name: impl Into<String>, conditions: I, content: impl Into<String>) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self {
+            name: name.into(),
+            conditions: conditions.into_iter().map(Into::into).collect(),
+            content: content.into(),
+            path: None,
+            repeat: None,
+        }
+    }
+
+    /// The TTSR view of a discovered rule.
+    pub fn from_rule(rule: &Rule) -> Self {
+        Self {
+            name: rule.name.clone(),
+            conditions: rule.condition.clone(),
+            content: rule.content.clone(),
+            path: Some(rule.path.clone()),
+            repeat: None,
+        }
+    }
+
+    /// Sets the repeat policy of this rule.
+    #[must_use]
+    pub fn repeat(mut self, policy: RepeatPolicy) -> Self {
+        self.repeat = Some(policy);
+        self
+    }
+}
+
+/// Why a rule was not registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegisterError {
+    /// A rule of that name is registered already (the first one stays).
+    #[error("a TTSR rule named `{0}` is registered already")]
+    DuplicateName(String),
+    /// The rule has no non-empty condition.
+    #[error("TTSR rule `{0}` has no condition")]
+    NoCondition(String),
+    /// A condition is not a valid regex.
+    #[error("condition {condition:?} is not a valid regex: {message}")]
+    InvalidCondition {
+        /// The condition as written.
+        condition: String,
+        /// The regex compiler's message.
+        message: String,
+    },
+}
+
+/// A rule that fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Fired<'a> {
+    /// The rule's name.
+    pub name: &'a str,
+    /// The first of its conditions that matched.
+    pub condition: &'a str,
+    /// What to inject.
+    pub content: &'a str,
+    /// The rule.
+    #[serde(skip)]
+    pub rule: &'a TtsrRule,
+}
+
+struct Registered {
+    rule: TtsrRule,
+    regexes: Vec<Regex>,
+    last_fired: Option<u64>,
+}
+
+/// Registered TTSR rules and the state of the current turn's stream.
+pub struct TtsrManager {
+    rules: Vec<Registered>,
+    by_name: HashMap<String, usize>,
+    default_repeat: RepeatPolicy,
+    turn: u64,
+    stream: stream::Stream,
+}
+
+impl std::fmt::Debug for TtsrManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TtsrManager")
+            .field(
+                "rules",
+                &self.rules.iter().map(|r| &r.rule.name).collect::<Vec<_>>(),
+            )
+            .field("default_repeat", &self.default_repeat)
+            .field("turn", &self.turn)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for TtsrManager {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TtsrManager {
+    /// An empty manager whose rules fire once.
+    pub fn new() -> Self {
+        Self {
+            rules: Vec::new(),
+            by_name: HashMap::new(),
+            default_repeat: RepeatPolicy::Once,
+            turn: 0,
+            stream: stream::Stream::default(),
+        }
+    }
+
+    /// Sets the repeat policy of rules that do not set their own.
+    #[must_use]
+    pub fn with_default_repeat(mut self, policy: RepeatPolicy) -> Self {
+        self.default_repeat = policy;
+        self
+    }
+
+    /// Registers a rule; see [`RegisterError`] for what is refused.
+    pub fn register(&mut self, rule: TtsrRule) -> Result<(), RegisterError> {
+        if self.by_name.contains_key(&rule.name) {
+            return Err(RegisterError::DuplicateName(rule.name));
+        }
+        let mut rule = rule;
+        rule.conditions.retain(|c| !c.is_empty());
+        if rule.conditions.is_empty() {
+            return Err(RegisterError::NoCondition(rule.name));
+        }
+        let regexes = rule
+            .conditions
+            .iter()
+            .map(|c| {
+                Regex::new(c).map_err(|e| RegisterError::InvalidCondition {
+                    condition: c.clone(),
+                    message: e.to_string(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        self.by_name.insert(rule.name.clone(), self.rules.len());
+        self.rules.push(Registered {
+            rule,
+            regexes,
+            last_fired: None,
+        });
+        self.stream.invalidate();
+        Ok(())
+    }
+
+    /// The registered rules, in registration order.
+    pub fn rules(&self) -> impl ExactSizeIterator<Item = &TtsrRule> + '_ {
+        self.rules.iter().map(|r| &r.rule)
+    }
+
+    /// A registered rule by name.
+    pub fn get(&self, name: &str) -> Option<&TtsrRule> {
+        self.by_name.get(name).map(|&i| &self.rules[i].rule)
+    }
+
+    /// The current turn (0 until [`TtsrManager::next_turn`]).
+    pub fn turn(&self) -> u64 {
+        self.turn
+    }
+
+    /// Starts a new turn: a new stream, and rules with `after-gap` may fire again.
+    pub fn next_turn(&mut self) {
+        self.turn += 1;
+        self.stream.reset();
+    }
+
+    fn eligible(&self, i: usize) -> bool {
+        let r = &self.rules[i];
+        match (r.last_fired, r.rule.repeat.unwrap_or(self.default_repeat)) {
+            (None, _) => true,
+            (Some(_), RepeatPolicy::Once) => false,
+            (Some(last), RepeatPolicy::AfterGap(gap)) => {
+                last != self.turn && self.turn - last >= u64::from(gap.max(1))
+            }
+        }
+    }
+
+    fn fire(&mut self, matched: &[(usize, usize)]) -> Vec<Fired<'_>> {
+        let mut fired_rules = Vec::new();
+        for &(rule, condition) in matched {
+            if self.eligible(rule) && !fired_rules.iter().any(|&(r, _)| r == rule) {
+                fired_rules.push((rule, condition));
+            }
+        }
+        for &(rule, _) in &fired_rules {
+            self.rules[rule].last_fired = Some(self.turn);
+        }
+        fired_rules
+            .into_iter()
+            .map(|(rule, condition)| {
+                let r = &self.rules[rule].rule;
+                Fired {
+                    name: &r.name,
+                    condition: &r.conditions[condition],
+                    content: &r.content,
+                    rule: r,
+                }
+            })
+            .collect()
+    }
+
+    /// Every eligible rule whose condition matches `buffer`, in registration order; marks
+    /// them fired. This is the original's method (called on the whole buffer per delta).
+    pub fn check(&mut self, buffer: &str) -> Vec<Fired<'_>> {
+        let matched: Vec<(usize, usize)> = (0..self.rules.len())
+            .filter(|&i| self.eligible(i))
+            .filter_map(|i| {
+                self.rules[i]
+                    .regexes
+                    .iter()
+                    .position(|re| re.is_match(buffer))
+                    .map(|c| (i, c))
+            })
+            .collect();
+        self.fire(&matched)
+    }
+
+    /// Appends `delta` to this turn's stream; returns the eligible rules whose condition
+    /// now matches the stream, in registration order, and marks them fired. Reports
+    /// exactly what [`TtsrManager::check`] on the whole stream so far would.
+    pub fn feed(&mut self, delta: &str) -> Vec<Fired<'_>> {
+        let patterns: Vec<(usize, &Regex)> = self
+            .rules
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.regexes.iter().map(move |re| (i, re)))
+            .collect();
+        let matched = self.stream.feed(delta, &patterns);
+        // Report each rule once, with its first matching condition.
+        let mut by_rule: Vec<(usize, usize)> = Vec::new();
+        for pattern in matched {
+            let rule = patterns[pattern].0;
+            let first = patterns
+                .iter()
+                .position(|&(r, _)| r == rule)
+                .unwrap_or(pattern);
+            let condition = pattern - first;
+            match by_rule.iter_mut().find(|(r, _)| *r == rule) {
+                Some(entry) => entry.1 = entry.1.min(condition),
+                None => by_rule.push((rule, condition)),
+            }
+        }
+        by_rule.sort_unstable();
+        self.fire(&by_rule)
+    }
+}

@@ -1,0 +1,177 @@
+//! TTSR registration, repeat policies, and the equivalence of `feed` with `check`.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use proptest::prelude::*;
+use rulebook_ttsr::{RegisterError, RepeatPolicy, TtsrManager, TtsrRule};
+
+fn names(fired: &[rulebook_ttsr::Fired<'_>]) -> Vec<String> {
+    fired.iter().map(|f| f.name.to_owned()).collect()
+}
+
+#[test]
+fn match_across_a_delta_boundary() {
+    let mut m = TtsrManager::new();
+    m.register(TtsrRule::new("log", ["console\\.log"], "no logs"))
+        .unwrap();
+    assert!(m.feed("call console").is_empty());
+    assert!(m.feed(".lo").is_empty());
+    assert_eq!(names(&m.feed("g(1)")), ["log"]);
+}
+
+#[test]
+fn two_rules_in_one_delta_in_registration_order() {
+    let mut m = TtsrManager::new();
+    m.register(TtsrRule::new("b", ["beta"], "")).unwrap();
+    m.register(TtsrRule::new("a", ["alpha", "zeta"], ""))
+        .unwrap();
+    let fired = m.feed("zeta alpha beta");
+    assert_eq!(names(&fired), ["b", "a"]);
+    // The first condition of the rule that matched is reported.
+    assert_eq!(fired[1].condition, "alpha");
+}
+
+#[test]
+fn end_anchors_and_empty_matches() {
+    let mut m = TtsrManager::new();
+    m.register(TtsrRule::new("end", ["done$"], "")).unwrap();
+    m.register(TtsrRule::new("start", ["^hello"], "")).unwrap();
+    assert_eq!(names(&m.feed("hello ... done")), ["end", "start"]);
+    let mut m = TtsrManager::new();
+    m.register(TtsrRule::new("start", ["^hello"], "")).unwrap();
+    assert!(m.feed("say hello").is_empty());
+}
+
+#[test]
+fn once_policy() {
+    let mut m = TtsrManager::new();
+    m.register(TtsrRule::new("x", ["x"], "")).unwrap();
+    assert_eq!(names(&m.check("x")), ["x"]);
+    assert!(m.check("x x").is_empty());
+    m.next_turn();
+    assert!(m.check("x").is_empty());
+    assert!(m.feed("x").is_empty());
+}
+
+#[test]
+fn after_gap_policy_counts_turns() {
+    let mut m = TtsrManager::new().with_default_repeat(RepeatPolicy::AfterGap(2));
+    m.register(TtsrRule::new("x", ["x"], "")).unwrap();
+    assert_eq!(names(&m.feed("x")), ["x"]); // turn 0
+    assert!(m.feed("x").is_empty()); // same turn: never twice
+    m.next_turn(); // turn 1: gap 1 < 2
+    assert!(m.feed("x").is_empty());
+    m.next_turn(); // turn 2: gap 2
+    assert_eq!(names(&m.feed("x")), ["x"]);
+    m.next_turn(); // turn 3: gap 1 since turn 2
+    assert!(m.check("x").is_empty());
+}
+
+#[test]
+fn per_rule_policy_overrides_default() {
+    let mut m = TtsrManager::new();
+    m.register(TtsrRule::new("again", ["x"], "").repeat(RepeatPolicy::AfterGap(1)))
+        .unwrap();
+    m.register(TtsrRule::new("once", ["x"], "")).unwrap();
+    assert_eq!(names(&m.check("x")), ["again", "once"]);
+    m.next_turn();
+    assert_eq!(names(&m.check("x")), ["again"]);
+}
+
+#[test]
+fn registration_errors() {
+    let mut m = TtsrManager::new();
+    m.register(TtsrRule::new("a", ["x"], "")).unwrap();
+    assert_eq!(
+        m.register(TtsrRule::new("a", ["y"], "")),
+        Err(RegisterError::DuplicateName("a".into()))
+    );
+    let err = m
+        .register(TtsrRule::new("bad", ["(unclosed"], ""))
+        .unwrap_err();
+    assert!(
+        matches!(err, RegisterError::InvalidCondition { .. }),
+        "{err}"
+    );
+    assert_eq!(
+        m.register(TtsrRule::new("empty", [""], "")),
+        Err(RegisterError::NoCondition("empty".into()))
+    );
+    assert_eq!(m.rules().len(), 1);
+}
+
+#[test]
+fn rule_registered_mid_turn_catches_up() {
+    let mut m = TtsrManager::new();
+    m.register(TtsrRule::new("a", ["alpha"], "")).unwrap();
+    assert!(m.feed("beta ").is_empty());
+    m.register(TtsrRule::new("b", ["beta"], "")).unwrap();
+    assert_eq!(names(&m.feed("gamma")), ["b"]);
+}
+
+#[test]
+fn unicode_word_boundary_on_non_ascii_text() {
+    let mut fast = TtsrManager::new();
+    fast.register(TtsrRule::new("word", ["\\bनियम\\b"], ""))
+        .unwrap();
+    let mut slow = TtsrManager::new();
+    slow.register(TtsrRule::new("word", ["\\bनियम\\b"], ""))
+        .unwrap();
+    let text = "यह नियमों नहीं, यह नियम है";
+    let mut fed = Vec::new();
+    for piece in text.split_inclusive(' ') {
+        fed.extend(names(&fast.feed(piece)));
+    }
+    assert_eq!(fed, names(&slow.check(text)));
+    assert_eq!(fed, ["word"]);
+}
+
+fn patterns() -> impl Strategy<Value = Vec<String>> {
+    let pattern = prop_oneof![
+        Just("ab".to_owned()),
+        Just("a+b".to_owned()),
+        Just("^ba".to_owned()),
+        Just("b$".to_owned()),
+        Just("(?m)^a".to_owned()),
+        Just("\\bab\\b".to_owned()),
+        Just("a.{2,3}b".to_owned()),
+        Just("[^a]{3}".to_owned()),
+        Just("(?i)AB".to_owned()),
+        Just("é".to_owned()),
+        Just("\\s\\n".to_owned()),
+        "[ab]{1,3}",
+    ];
+    prop::collection::vec(pattern, 1..6)
+}
+
+proptest! {
+    /// Random streams split at random points: after every delta, `feed` reports exactly
+    /// the rules `check` on the whole buffer reports.
+    #[test]
+    fn feed_equals_check_on_the_whole_buffer(
+        conditions in patterns(),
+        stream in "[ab \\néx]{0,60}",
+        cuts in prop::collection::vec(0usize..60, 0..8),
+    ) {
+        let mut fed = TtsrManager::new();
+        let mut checked = TtsrManager::new();
+        for (i, c) in conditions.iter().enumerate() {
+            let rule = TtsrRule::new(format!("r{i}"), [c.clone()], "");
+            fed.register(rule.clone()).unwrap();
+            checked.register(rule).unwrap();
+        }
+        let mut points: Vec<usize> = cuts
+            .into_iter()
+            .map(|c| c.min(stream.len()))
+            .filter(|&c| stream.is_char_boundary(c))
+            .collect();
+        points.push(stream.len());
+        points.sort_unstable();
+        let mut last = 0;
+        for point in points {
+            let from_feed = names(&fed.feed(&stream[last..point]));
+            let from_check = names(&checked.check(&stream[..point]));
+            prop_assert_eq!(from_feed, from_check, "at {} of {:?}", point, stream);
+            last = point;
+        }
+    }
+}
