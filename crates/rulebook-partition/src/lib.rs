@@ -160,7 +160,7 @@ where
         };
         let reason = bucket
             .is_none()
-            .then(|| no_bucket_reason(rule, ttsr_rejected.as_deref()));
+            .then(|| no_bucket_reason(rule, profile, ttsr_rejected.as_deref()));
         out.placements.push(Placement {
             bucket,
             reason,
@@ -170,11 +170,17 @@ where
     out
 }
 
-fn no_bucket_reason(rule: &Rule, rejected: Option<&str>) -> String {
+fn no_bucket_reason(rule: &Rule, profile: Profile, rejected: Option<&str>) -> String {
     let description = match rule.description.as_deref() {
         None => "no description",
         Some(_) => "an empty description",
     };
+    let has_globs = rule.globs.as_ref().is_some_and(|g| !g.is_empty());
+    if profile == Profile::Extended && has_globs && rejected.is_none() {
+        return format!(
+            "{description}, so it is not listed; it is attached only when a path matches its globs (E3)"
+        );
+    }
     match rejected {
         Some(why) => format!(
             "its TTSR condition was refused ({why}), and it has {description} and is not always-apply"

@@ -35,11 +35,11 @@ mod diagnostic;
 
 use std::path::{Path, PathBuf};
 
-use rulebook_frontmatter::{Map, ParseOptions, Recovery, WarningKind, parse_frontmatter};
+use rulebook_frontmatter::{ParseOptions, Recovery, WarningKind, parse_frontmatter};
 use serde::Serialize;
 
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
-pub use rulebook_frontmatter::{Outcome as FrontmatterOutcome, Value};
+pub use rulebook_frontmatter::{Map, Outcome as FrontmatterOutcome, Value};
 
 use coerce::{FieldPolicy, coerce_fields};
 

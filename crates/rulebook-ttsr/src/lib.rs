@@ -137,6 +137,19 @@ pub enum RegisterError {
     },
 }
 
+/// The regex crate's message without its multi-line caret drawing: `error: unclosed group`
+/// becomes `unclosed group`.
+fn one_line(error: &regex::Error) -> String {
+    let text = error.to_string();
+    text.lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("error: "))
+        .map_or_else(
+            || text.split_whitespace().collect::<Vec<_>>().join(" "),
+            str::to_owned,
+        )
+}
+
 /// A rule that fired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Fired<'a> {
@@ -220,7 +233,7 @@ impl TtsrManager {
             .map(|c| {
                 Regex::new(c).map_err(|e| RegisterError::InvalidCondition {
                     condition: c.clone(),
-                    message: e.to_string(),
+                    message: one_line(&e),
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;

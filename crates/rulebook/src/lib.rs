@@ -1,0 +1,293 @@
+//! rulebook: honour the rules people already wrote for their coding tools.
+//!
+//! [`Rulebook::discover`] runs the whole pipeline for a working directory and a home:
+//! the default providers (native `.xcsh`, Cursor, Windsurf, Cline; each a cargo feature)
+//! load rule files into one [`Rule`] shape, the [`Registry`] orders them by priority and
+//! deduplicates them by name, and the partition stage places every rule in a bucket:
+//! TTSR (registered with the [`TtsrManager`]), always-apply, rulebook, or (Extended)
+//! manual, or in none, with the reason. Nothing here prints: every problem is a
+//! [`Diagnostic`] in [`Rulebook::diagnostics`].
+//!
+//! ```no_run
+//! use rulebook::{Options, Rulebook, RuleBucket};
+//!
+//! let book = Rulebook::discover("/path/to/project", None, &Options::default());
+//! for rule in book.bucket(RuleBucket::Rulebook) {
+//!     println!("{}: {}", rule.name, rule.description.as_deref().unwrap_or(""));
+//! }
+//! for warning in book.diagnostics() {
+//!     eprintln!("warning: {warning}");
+//! }
+//! ```
+//!
+//! # Profiles
+//! [`Profile::Reference`] reproduces the seeds' pipeline exactly, known gaps included;
+//! [`Profile::Extended`] (the default) closes them:
+//!
+//! | | Reference does | Extended does | why |
+//! |---|---|---|---|
+//! | E1 legacy files | ignores `.cursorrules`, `.windsurfrules` | reads them (names `cursorrules`, `windsurfrules`); whole-file sources (these, a `.clinerules` file, `global_rules.md`) are always-apply unless their frontmatter sets `alwaysApply` | the provider descriptions promise them, and those tools apply such files to every request |
+//! | E2 Windsurf `trigger:` | ignored | `always_on` → always-apply; `model_decision` → rulebook; `glob` → auto-attached by globs; `manual` → only through `rule://` | it is how Windsurf says when a rule applies |
+//! | E3 globs | listed in the prompt, never matched | glob matching (`rulebook-match`): rules whose globs match given paths, auto-attached in the prompt | seeds §9.2: globs were never enforced |
+//! | E4 broken YAML | line parser: every value a string (so `alwaysApply: false` is the string `"false"`, dropped) | quotes only the values YAML misread (`*.ts`, `a: b`, `@x`, `"\."`) and re-parses, keeping other types; a `globs` string is split on commas (outside braces) | Cursor writes `globs: *.ts,*.tsx` unquoted; the other keys should not be lost with it |
+//! | E5 `rule://` | rulebook and always-apply rules | also TTSR rules (and manual rules) | seeds §9.3: a TTSR rule's body could not be re-read |
+//! | E6 completions | none | names with descriptions for a prefix | |
+//! | E8 validation | after dedup: an empty winner removes itself and the rule it shadowed | before dedup: the valid lower-priority rule survives | an empty file should not hide a real rule |
+//! | E9 size | any size is read | files over 1 MiB are skipped with a warning | a stray log file must not flood the prompt or memory |
+//! | E10 boundary | follows links anywhere | refuses project rule files whose real path leaves the project | a cloned repository must not pull `~/.ssh/id_rsa` into a prompt through a symlink |
+//! | read errors | `Failed to read file: <path>` | the same, plus the system's reason | say what to fix |
+//!
+//! Depends on every stage crate: `rulebook-registry`, the provider crates,
+//! `rulebook-partition`, `rulebook-ttsr`, and `dirs` for the default home.
+
+use std::path::{Path, PathBuf};
+
+use rulebook_partition::{Partition, Placement, Rejection, partition};
+use rulebook_registry::{Entry, LoadContext, Loaded, Registry, RuleCapability};
+use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
+
+pub use rulebook_partition::RuleBucket;
+pub use rulebook_registry::{Provider, ProviderInfo, Status};
+pub use rulebook_rule::{
+    Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, SourceMeta,
+};
+
+/// The default providers, for callers that build their own [`Registry`].
+pub mod providers {
+    #[cfg(feature = "cline")]
+    pub use rulebook_provider_cline::ClineProvider;
+    #[cfg(feature = "cursor")]
+    pub use rulebook_provider_cursor::CursorProvider;
+    #[cfg(feature = "native")]
+    pub use rulebook_provider_native::{NativeConfig, NativeProvider};
+    #[cfg(feature = "windsurf")]
+    pub use rulebook_provider_windsurf::WindsurfProvider;
+}
+
+/// Stage crates, re-exported for callers that need more than the facade.
+pub mod stages {
+    pub use rulebook_fs as fs;
+    pub use rulebook_partition as partition;
+    pub use rulebook_registry as registry;
+    pub use rulebook_rule as rule;
+    pub use rulebook_ttsr as ttsr;
+}
+
+/// The registry type for rules.
+pub type RuleRegistry = Registry<RuleCapability>;
+
+/// How [`Rulebook::discover`] runs.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    profile: Profile,
+    allow: Option<Vec<String>>,
+    deny: Vec<String>,
+    #[cfg(feature = "native")]
+    native: rulebook_provider_native::NativeConfig,
+    sequential: bool,
+}
+
+impl Options {
+    /// Extended profile, every default provider, parallel loading.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the profile.
+    #[must_use]
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Loads only these providers (by id).
+    #[must_use]
+    pub fn allow_providers<I: IntoIterator<Item = S>, S: Into<String>>(mut self, ids: I) -> Self {
+        self.allow = Some(ids.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Never loads these providers (by id).
+    #[must_use]
+    pub fn deny_providers<I: IntoIterator<Item = S>, S: Into<String>>(mut self, ids: I) -> Self {
+        self.deny.extend(ids.into_iter().map(Into::into));
+        self
+    }
+
+    /// Configures the native provider (directory names, id, display name).
+    #[cfg(feature = "native")]
+    #[must_use]
+    pub fn native(mut self, config: rulebook_provider_native::NativeConfig) -> Self {
+        self.native = config;
+        self
+    }
+
+    /// Loads providers one after the other instead of in parallel.
+    #[must_use]
+    pub fn sequential(mut self, yes: bool) -> Self {
+        self.sequential = yes;
+        self
+    }
+
+    /// The registry these options describe, with the default providers registered.
+    /// (A native configuration whose id collides with another provider's is not
+    /// registered; build the registry yourself to see that error.)
+    pub fn registry(&self) -> RuleRegistry {
+        let mut registry = RuleRegistry::new();
+        #[cfg(feature = "native")]
+        let _ = registry.register(rulebook_provider_native::NativeProvider::new(
+            self.native.clone(),
+        ));
+        #[cfg(feature = "cursor")]
+        let _ = registry.register(rulebook_provider_cursor::CursorProvider);
+        #[cfg(feature = "windsurf")]
+        let _ = registry.register(rulebook_provider_windsurf::WindsurfProvider);
+        #[cfg(feature = "cline")]
+        let _ = registry.register(rulebook_provider_cline::ClineProvider);
+        if let Some(allow) = &self.allow {
+            registry.allow(allow.iter().cloned());
+        }
+        registry.deny(self.deny.iter().cloned());
+        registry.parallel(!self.sequential);
+        registry
+    }
+}
+
+/// The result of discovery: every rule, its fate, the TTSR manager, and the warnings.
+#[derive(Debug)]
+pub struct Rulebook {
+    profile: Profile,
+    cwd: PathBuf,
+    home: PathBuf,
+    loaded: Loaded<Rule>,
+    partition: Partition,
+    ttsr: TtsrManager,
+    diagnostics: Vec<Diagnostic>,
+    providers: Vec<ProviderInfo>,
+}
+
+impl Rulebook {
+    /// Discovers the rules for `cwd`, with `home` (default: the user's home directory).
+    /// Never fails: unreadable sources are diagnostics.
+    pub fn discover(cwd: impl AsRef<Path>, home: Option<PathBuf>, options: &Options) -> Self {
+        let registry = options.registry();
+        Self::discover_with(cwd, home, options.profile, &registry)
+    }
+
+    /// Discovers with a registry of your own (extra providers, other capabilities' crates).
+    pub fn discover_with(
+        cwd: impl AsRef<Path>,
+        home: Option<PathBuf>,
+        profile: Profile,
+        registry: &RuleRegistry,
+    ) -> Self {
+        let cwd = absolute(cwd.as_ref());
+        let home = absolute(&home.or_else(dirs::home_dir).unwrap_or_default());
+        let ctx = LoadContext::new(&cwd, &home).profile(profile);
+        let loaded = registry.load(&ctx);
+        let mut ttsr = TtsrManager::new();
+        let partition = partition(loaded.items(), profile, |rule| {
+            ttsr.register(TtsrRule::from_rule(rule))
+                .map_err(|e| match e {
+                    RegisterError::DuplicateName(_) => Rejection::DuplicateName,
+                    other => Rejection::InvalidCondition(other.to_string()),
+                })
+        });
+        let mut diagnostics = loaded.diagnostics.clone();
+        diagnostics.extend(partition.diagnostics.iter().cloned());
+        Self {
+            profile,
+            cwd,
+            home,
+            loaded,
+            partition,
+            ttsr,
+            diagnostics,
+            providers: registry.infos(),
+        }
+    }
+
+    /// The profile discovery ran under.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The working directory (absolute).
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The home directory (absolute).
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// The registered providers in load order.
+    pub fn providers(&self) -> &[ProviderInfo] {
+        &self.providers
+    }
+
+    /// The ids of providers that loaded at least one rule.
+    pub fn contributing_providers(&self) -> &[String] {
+        &self.loaded.providers
+    }
+
+    /// The active rules (deduplicated, valid), in precedence order.
+    pub fn items(&self) -> impl ExactSizeIterator<Item = &Rule> + '_ {
+        self.loaded.items()
+    }
+
+    /// Every rule file that loaded, with what became of it in the registry.
+    pub fn all(&self) -> &[Entry<Rule>] {
+        &self.loaded.all
+    }
+
+    /// The rules that lost a name clash, each with the rule that won.
+    pub fn shadowed(&self) -> impl Iterator<Item = (&Rule, &Rule)> + '_ {
+        self.loaded.shadowed().map(|(l, w)| (&l.item, &w.item))
+    }
+
+    /// The rules that failed validation, with the reason.
+    pub fn invalid(&self) -> impl Iterator<Item = (&Rule, &str)> + '_ {
+        self.loaded.invalid().map(|(e, r)| (&e.item, r))
+    }
+
+    /// The active rules with their placement, in precedence order.
+    pub fn placements(&self) -> impl Iterator<Item = (&Rule, &Placement)> + '_ {
+        self.loaded.items().zip(&self.partition.placements)
+    }
+
+    /// The rules of one bucket, in precedence order.
+    pub fn bucket(&self, bucket: RuleBucket) -> Vec<&Rule> {
+        self.placements()
+            .filter(|(_, p)| p.bucket == Some(bucket))
+            .map(|(r, _)| r)
+            .collect()
+    }
+
+    /// The active rules in no bucket, with the reason.
+    pub fn unbucketed(&self) -> impl Iterator<Item = (&Rule, &str)> + '_ {
+        self.placements()
+            .filter_map(|(r, p)| p.reason.as_deref().map(|reason| (r, reason)))
+    }
+
+    /// Every warning: the providers' (prefixed with their display names), the registry's,
+    /// and refused TTSR registrations. Never swallowed (seeds §9.4).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The TTSR manager, with every TTSR rule registered.
+    pub fn ttsr(&self) -> &TtsrManager {
+        &self.ttsr
+    }
+
+    /// The TTSR manager, to feed the stream.
+    pub fn ttsr_mut(&mut self) -> &mut TtsrManager {
+        &mut self.ttsr
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
