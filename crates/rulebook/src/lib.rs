@@ -41,12 +41,17 @@
 //! `rulebook-partition`, `rulebook-ttsr`, and `dirs` for the default home.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+use rulebook_match::GlobIndex;
 use rulebook_partition::{Partition, Placement, Rejection, partition};
 use rulebook_registry::{Entry, LoadContext, Loaded, Registry, RuleCapability};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
 
+pub use rulebook_match::Applicable;
 pub use rulebook_partition::RuleBucket;
+pub use rulebook_prompt::{Attached, SectionRenderer};
+pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl};
 pub use rulebook_registry::{Provider, ProviderInfo, Status};
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, SourceMeta,
@@ -67,7 +72,10 @@ pub mod providers {
 /// Stage crates, re-exported for callers that need more than the facade.
 pub mod stages {
     pub use rulebook_fs as fs;
+    pub use rulebook_match as matching;
     pub use rulebook_partition as partition;
+    pub use rulebook_prompt as prompt;
+    pub use rulebook_protocol as protocol;
     pub use rulebook_registry as registry;
     pub use rulebook_rule as rule;
     pub use rulebook_ttsr as ttsr;
@@ -164,6 +172,7 @@ pub struct Rulebook {
     ttsr: TtsrManager,
     diagnostics: Vec<Diagnostic>,
     providers: Vec<ProviderInfo>,
+    globs: OnceLock<(GlobIndex, Vec<Diagnostic>)>,
 }
 
 impl Rulebook {
@@ -204,6 +213,7 @@ impl Rulebook {
             ttsr,
             diagnostics,
             providers: registry.infos(),
+            globs: OnceLock::new(),
         }
     }
 
@@ -275,6 +285,98 @@ impl Rulebook {
     /// and refused TTSR registrations. Never swallowed (seeds §9.4).
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// The rules `rule://` resolves, in resolution order: rulebook, then always-apply, then
+    /// (Extended E5) TTSR and manual rules.
+    pub fn resolvable(&self) -> Vec<&Rule> {
+        let mut buckets = vec![RuleBucket::Rulebook, RuleBucket::AlwaysApply];
+        if self.profile == Profile::Extended {
+            buckets.extend([RuleBucket::Ttsr, RuleBucket::Manual]);
+        }
+        buckets.into_iter().flat_map(|b| self.bucket(b)).collect()
+    }
+
+    /// Resolves a `rule://<name>` URL (SPEC §9).
+    pub fn resolve(&self, url: &str) -> Result<Resource, ProtocolError> {
+        rulebook_protocol::resolve(url, self.resolvable())
+    }
+
+    /// Extended E6: completions for a name prefix (with or without `rule://`) among the
+    /// rules `rule://` resolves.
+    pub fn complete(&self, prefix: &str) -> Vec<Completion> {
+        rulebook_protocol::complete(prefix, self.resolvable())
+    }
+
+    fn glob_index(&self) -> &(GlobIndex, Vec<Diagnostic>) {
+        self.globs.get_or_init(|| GlobIndex::new(self.items()))
+    }
+
+    /// Extended E3: the active rules whose globs match any of `paths` (relative to the
+    /// working directory, or absolute under it), in precedence order, each with the glob
+    /// that matched. Paths outside the working directory never match.
+    pub fn applicable<I, P>(&self, paths: I) -> Vec<Applicable>
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        self.glob_index().0.applicable(&self.cwd, paths)
+    }
+
+    /// Warnings about globs that do not compile (computed on first use of globs).
+    pub fn glob_diagnostics(&self) -> &[Diagnostic] {
+        &self.glob_index().1
+    }
+
+    /// The system-prompt text (SPEC §8): always-apply contents, then the rules section.
+    pub fn system_prompt_section(&self) -> String {
+        self.system_prompt_section_for::<[&Path; 0], &Path>([])
+    }
+
+    /// The system-prompt text with, in Extended (E3), the rules whose globs match `paths`
+    /// attached in full after the always-apply contents. TTSR, always-apply and manual
+    /// rules are never attached. In Reference, `paths` are ignored.
+    pub fn system_prompt_section_for<I, P>(&self, paths: I) -> String
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        self.render_with(paths, rulebook_prompt::section_for(self.profile))
+    }
+
+    /// As [`Rulebook::system_prompt_section_for`], with your own section wording.
+    pub fn render_with<I, P>(&self, paths: I, section: &dyn SectionRenderer) -> String
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        let always = self.bucket(RuleBucket::AlwaysApply);
+        let rulebook = self.bucket(RuleBucket::Rulebook);
+        let items: Vec<&Rule> = self.items().collect();
+        let placements = &self.partition.placements;
+        let attached: Vec<Attached<'_>> = if self.profile == Profile::Extended {
+            self.applicable(paths)
+                .into_iter()
+                .filter(|a| {
+                    matches!(
+                        placements[a.rule].bucket,
+                        None | Some(RuleBucket::Rulebook)
+                    )
+                })
+                .map(|a| {
+                    let rule = items[a.rule];
+                    let glob = rule
+                        .globs
+                        .as_deref()
+                        .and_then(|g| g.iter().find(|g| **g == a.glob))
+                        .map_or("", String::as_str);
+                    Attached { rule, glob }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        rulebook_prompt::render(&always, &attached, &rulebook, section)
     }
 
     /// The TTSR manager, with every TTSR rule registered.

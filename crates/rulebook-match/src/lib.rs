@@ -1,0 +1,220 @@
+//! Glob applicability (Extended E3): which rules apply to which files.
+//!
+//! [`GlobIndex::new`] compiles every glob of every rule into **one** [`globset::GlobSet`];
+//! [`GlobIndex::applicable`] then matches each path once against all of them. Conventions,
+//! as Cursor applies them:
+//! - a pattern without `/` matches the file name at any depth (`*.ts` is `**/*.ts`);
+//! - a pattern with `/` is relative to the project root (a leading `/` or `./` is
+//!   dropped), and `*` does not cross `/` (`src/*.ts` does not match `src/a/b.ts`);
+//! - paths are relative to the project root; an absolute path under the root is made
+//!   relative; a path outside the root (absolute elsewhere, or escaping with `..`) never
+//!   matches. `\` is read as `/`.
+//!
+//! A glob that does not compile is a warning naming the rule and the pattern; the rule's
+//! other globs still work.
+//!
+//! Depends on `globset` and `rulebook-rule`.
+//!
+//! ```
+//! use rulebook_match::GlobIndex;
+//! # use rulebook_rule::*;
+//! # let rule = |name: &str, globs: &[&str]| Rule { name: name.into(), path: "/p/r.md".into(),
+//! #     content: String::new(), globs: Some(globs.iter().map(|g| g.to_string()).collect()),
+//! #     always_apply: None, description: None, ttsr_trigger: None, condition: vec![],
+//! #     activation: None, source: SourceMeta::new("cursor", "Cursor", Level::Project, "/p/r.md"),
+//! #     frontmatter: Map::new(), frontmatter_outcome: FrontmatterOutcome::Parsed };
+//! let rules = [rule("ts", &["*.ts"]), rule("docs", &["docs/**"])];
+//! let (index, warnings) = GlobIndex::new(rules.iter());
+//! assert!(warnings.is_empty());
+//! let hits = index.applicable("/p", ["src/deep/a.ts", "docs/x.md", "/elsewhere/b.ts"]);
+//! let names: Vec<_> = hits.iter().map(|h| (rules[h.rule].name.as_str(), h.glob.as_str())).collect();
+//! assert_eq!(names, [("ts", "*.ts"), ("docs", "docs/**")]);
+//! ```
+
+use std::path::{Component, Path, PathBuf};
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use rulebook_rule::{Diagnostic, DiagnosticCode, Rule};
+use serde::Serialize;
+
+/// One rule that applies, with the first of its globs that matched and the paths it matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Applicable {
+    /// The rule's index in the rules given to [`GlobIndex::new`].
+    pub rule: usize,
+    /// The rule's name.
+    pub name: String,
+    /// The first (in the rule's order) glob that matched any path.
+    pub glob: String,
+    /// The given paths that matched any of the rule's globs, normalized, in input order.
+    pub paths: Vec<String>,
+}
+
+/// Every glob of a set of rules, compiled once.
+#[derive(Debug, Clone)]
+pub struct GlobIndex {
+    set: GlobSet,
+    /// For each glob in the set: (rule index, glob index within the rule).
+    owners: Vec<(usize, usize)>,
+    /// The rules' names and globs, as written.
+    rules: Vec<(String, Vec<String>)>,
+}
+
+impl GlobIndex {
+    /// Compiles the globs of `rules` (rules without globs are simply never applicable).
+    pub fn new<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> (Self, Vec<Diagnostic>) {
+        let mut builder = GlobSetBuilder::new();
+        let mut owners = Vec::new();
+        let mut names = Vec::new();
+        let mut diagnostics = Vec::new();
+        for (r, rule) in rules.into_iter().enumerate() {
+            let globs = rule.globs.clone().unwrap_or_default();
+            for (g, pattern) in globs.iter().enumerate() {
+                match compile(pattern) {
+                    Ok(glob) => {
+                        builder.add(glob);
+                        owners.push((r, g));
+                    }
+                    Err(err) => diagnostics.push(
+                        Diagnostic::warning(
+                            DiagnosticCode::WrongType,
+                            format!(
+                                "glob {pattern:?} of rule `{}` ({}) does not compile: {err}; it never matches",
+                                rule.name,
+                                rule.path.display()
+                            ),
+                        )
+                        .with_path(&rule.path),
+                    ),
+                }
+            }
+            names.push((rule.name.clone(), globs));
+        }
+        let set = builder.build().unwrap_or_else(|err| {
+            diagnostics.push(Diagnostic::warning(
+                DiagnosticCode::WrongType,
+                format!("the rules' globs could not be compiled together: {err}; no glob matches"),
+            ));
+            GlobSet::empty()
+        });
+        (
+            Self {
+                set,
+                owners,
+                rules: names,
+            },
+            diagnostics,
+        )
+    }
+
+    /// The rules whose globs match any of `paths` (relative to `root`, or absolute under
+    /// it), in rule order. Each path is matched once against the whole set.
+    pub fn applicable<I, P>(&self, root: impl AsRef<Path>, paths: I) -> Vec<Applicable>
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        let root = root.as_ref();
+        // Per rule: (first matching glob index, matched paths).
+        let mut hits: Vec<Option<(usize, Vec<String>)>> = vec![None; self.rules.len()];
+        let mut scratch = Vec::new();
+        for path in paths {
+            let Some(relative) = normalize(root, path.as_ref()) else {
+                continue;
+            };
+            self.set.matches_into(relative.as_str(), &mut scratch);
+            for &i in &scratch {
+                let (rule, glob) = self.owners[i];
+                let hit = hits[rule].get_or_insert_with(|| (glob, Vec::new()));
+                hit.0 = hit.0.min(glob);
+                if hit.1.last() != Some(&relative) {
+                    hit.1.push(relative.clone());
+                }
+            }
+        }
+        hits.into_iter()
+            .enumerate()
+            .filter_map(|(rule, hit)| {
+                let (glob, paths) = hit?;
+                let (name, globs) = &self.rules[rule];
+                Some(Applicable {
+                    rule,
+                    name: name.clone(),
+                    glob: globs[glob].clone(),
+                    paths,
+                })
+            })
+            .collect()
+    }
+
+    /// How many globs compiled.
+    pub fn len(&self) -> usize {
+        self.owners.len()
+    }
+
+    /// Whether no glob compiled.
+    pub fn is_empty(&self) -> bool {
+        self.owners.is_empty()
+    }
+}
+
+fn compile(pattern: &str) -> Result<globset::Glob, globset::Error> {
+    let trimmed = pattern.trim();
+    let anchored = trimmed
+        .strip_prefix("./")
+        .or_else(|| trimmed.strip_prefix('/'))
+        .unwrap_or(trimmed);
+    let full = if anchored.contains('/') {
+        anchored.to_owned()
+    } else {
+        format!("**/{anchored}")
+    };
+    GlobBuilder::new(&full)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+}
+
+/// `path` relative to `root`, with `/` separators and `.`/`..` resolved lexically; `None`
+/// when it lies outside the root.
+fn normalize(root: &Path, path: &Path) -> Option<String> {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let path = PathBuf::from(text);
+    let relative = if path.is_absolute() {
+        path.strip_prefix(root).ok()?.to_path_buf()
+    } else {
+        path
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for component in relative.components() {
+        match component {
+            Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                parts.pop()?;
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+    use std::path::Path;
+
+    #[test]
+    fn normalization() {
+        let root = Path::new("/p");
+        assert_eq!(normalize(root, Path::new("a/./b/../c.ts")).as_deref(), Some("a/c.ts"));
+        assert_eq!(normalize(root, Path::new("/p/src/x.ts")).as_deref(), Some("src/x.ts"));
+        assert_eq!(normalize(root, Path::new("/q/x.ts")), None);
+        assert_eq!(normalize(root, Path::new("../x.ts")), None);
+        assert_eq!(normalize(root, Path::new("a\\b.ts")).as_deref(), Some("a/b.ts"));
+        assert_eq!(normalize(root, Path::new(".")), None);
+    }
+}

@@ -1,0 +1,172 @@
+//! The system-prompt text for a set of rules (SPEC §8).
+//!
+//! [`render`] writes, separated by one blank line:
+//! 1. the content of every always-apply rule, raw, in bucket order;
+//! 2. (Extended E3) every auto-attached rule, as an `<attached-rule>` block;
+//! 3. if the rulebook is non-empty, the rules section.
+//!
+//! The rules section is produced by a [`SectionRenderer`]. [`ReferenceSection`] is the
+//! byte-exact text of the original (one `<rule>` block per rulebook rule, a `<glob>` line
+//! per glob, and an empty line before `</rule>` when a rule has no globs);
+//! [`ExtendedSection`] omits that empty line and escapes `&`, `<` (and `"` in attributes)
+//! so a name or description cannot break the markup. Implement [`SectionRenderer`] to use
+//! your own wording; the reference text lives only in [`REFERENCE_HEADER`] and
+//! [`REFERENCE_FOOTER`].
+//!
+//! Depends on `rulebook-rule`. Does no I/O.
+//!
+//! ```
+//! use rulebook_prompt::{render, Attached, ReferenceSection};
+//! # use rulebook_rule::*;
+//! # let rule = |name: &str, description: &str, content: &str| Rule { name: name.into(), path: "/r".into(),
+//! #     content: content.into(), globs: Some(vec!["*.ts".into()]), always_apply: None,
+//! #     description: Some(description.into()), ttsr_trigger: None, condition: vec![], activation: None,
+//! #     source: SourceMeta::new("native", "Native", Level::Project, "/r"),
+//! #     frontmatter: Map::new(), frontmatter_outcome: FrontmatterOutcome::Parsed };
+//! let always = rule("english", "", "Answer in English.");
+//! let listed = rule("ts", "TypeScript style", "…");
+//! let text = render(&[&always], &[], &[&listed], &ReferenceSection);
+//! assert_eq!(text, "Answer in English.\n\n# Rules\n\n<rules>\n\
+//!     Read `rule://<name>` when working in matching domain.\n\n\
+//!     <rule name=\"ts\">\nTypeScript style\n<glob>*.ts</glob>\n</rule>\n</rules>");
+//! ```
+
+use std::fmt::Write;
+
+use rulebook_rule::{Profile, Rule};
+
+/// The start of the reference rules section, up to the first `<rule>` block.
+pub const REFERENCE_HEADER: &str =
+    "# Rules\n\n<rules>\nRead `rule://<name>` when working in matching domain.\n";
+
+/// The end of the reference rules section.
+pub const REFERENCE_FOOTER: &str = "</rules>";
+
+/// A rule attached because a path matched one of its globs (Extended E3).
+#[derive(Debug, Clone, Copy)]
+pub struct Attached<'a> {
+    /// The rule.
+    pub rule: &'a Rule,
+    /// The glob that matched.
+    pub glob: &'a str,
+}
+
+/// Writes the rules section; implement it to change the wording.
+pub trait SectionRenderer {
+    /// Appends the section for `rules` (never called with no rules).
+    fn render_section(&self, rules: &[&Rule], out: &mut String);
+
+    /// Appends one auto-attached rule. The default writes
+    /// `<attached-rule name="NAME" glob="GLOB">`, the content, `</attached-rule>`, escaped.
+    fn render_attached(&self, attached: &Attached<'_>, out: &mut String) {
+        let _ = write!(
+            out,
+            "<attached-rule name=\"{}\" glob=\"{}\">\n{}\n</attached-rule>",
+            escape_attribute(&attached.rule.name),
+            escape_attribute(attached.glob),
+            attached.rule.content
+        );
+    }
+}
+
+/// The original's section, byte for byte (Reference profile).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReferenceSection;
+
+impl SectionRenderer for ReferenceSection {
+    fn render_section(&self, rules: &[&Rule], out: &mut String) {
+        out.push_str(REFERENCE_HEADER);
+        for rule in rules {
+            out.push('\n');
+            let _ = writeln!(out, "<rule name=\"{}\">", rule.name);
+            let _ = writeln!(out, "{}", rule.description.as_deref().unwrap_or(""));
+            match rule.globs.as_deref() {
+                Some(globs) if !globs.is_empty() => {
+                    for glob in globs {
+                        let _ = writeln!(out, "<glob>{glob}</glob>");
+                    }
+                }
+                // The original's template leaves the glob line empty.
+                _ => out.push('\n'),
+            }
+            out.push_str("</rule>\n");
+        }
+        out.push_str(REFERENCE_FOOTER);
+    }
+}
+
+/// The reference wording with escaping, no empty glob line, and no trailing newlines of the
+/// description (Extended profile).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExtendedSection;
+
+impl SectionRenderer for ExtendedSection {
+    fn render_section(&self, rules: &[&Rule], out: &mut String) {
+        out.push_str(REFERENCE_HEADER);
+        for rule in rules {
+            out.push('\n');
+            let _ = writeln!(out, "<rule name=\"{}\">", escape_attribute(&rule.name));
+            // A block scalar (`description: |`) ends in a newline; it is not a blank line
+            // the author meant to put in the prompt.
+            let description = rule.description.as_deref().unwrap_or("");
+            let _ = writeln!(out, "{}", escape_text(description.trim_end_matches('\n')));
+            for glob in rule.globs.as_deref().unwrap_or_default() {
+                let _ = writeln!(out, "<glob>{}</glob>", escape_text(glob));
+            }
+            out.push_str("</rule>\n");
+        }
+        out.push_str(REFERENCE_FOOTER);
+    }
+}
+
+/// The section renderer of a profile.
+pub fn section_for(profile: Profile) -> &'static dyn SectionRenderer {
+    match profile {
+        Profile::Reference => &ReferenceSection,
+        Profile::Extended => &ExtendedSection,
+    }
+}
+
+/// Renders the prompt text (see the crate docs). Empty when there is nothing to say.
+pub fn render(
+    always_apply: &[&Rule],
+    attached: &[Attached<'_>],
+    rulebook: &[&Rule],
+    section: &dyn SectionRenderer,
+) -> String {
+    let mut out = String::new();
+    let separate = |out: &mut String| {
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+    };
+    for rule in always_apply {
+        separate(&mut out);
+        out.push_str(&rule.content);
+    }
+    for item in attached {
+        separate(&mut out);
+        section.render_attached(item, &mut out);
+    }
+    if !rulebook.is_empty() {
+        separate(&mut out);
+        section.render_section(rulebook, &mut out);
+    }
+    out
+}
+
+/// Escapes text content: `&` and `<`.
+pub fn escape_text(text: &str) -> String {
+    if !text.contains(['&', '<']) {
+        return text.to_owned();
+    }
+    text.replace('&', "&amp;").replace('<', "&lt;")
+}
+
+/// Escapes an attribute value: `&`, `<` and `"`.
+pub fn escape_attribute(text: &str) -> String {
+    if !text.contains(['&', '<', '"']) {
+        return text.to_owned();
+    }
+    escape_text(text).replace('"', "&quot;")
+}

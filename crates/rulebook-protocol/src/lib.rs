@@ -1,0 +1,213 @@
+//! The `rule://` protocol (SPEC §9).
+//!
+//! - [`RuleUrl::parse`]: the scheme is `rule` in any letter case; the name is the raw text
+//!   between `://` and the first `/`, `?` or `#`, percent-decoded; on a bad escape (or
+//!   bytes that do not decode as UTF-8) the raw text is the name. Names are case-sensitive.
+//! - [`resolve`]: exact name match over the rules the caller offers, in order, first wins
+//!   (the facade offers rulebook rules, then always-apply rules, then, in Extended E5, TTSR
+//!   and manual rules).
+//! - [`complete`] (Extended E6): names with descriptions for a prefix.
+//!
+//! Errors display the exact messages of the specification:
+//! `rule:// URL requires a rule name: rule://<name>`, and
+//! `Unknown rule: <name>` then, on the next line, `Available: <names joined by ", ">` or
+//! `Available: none`.
+//!
+//! Depends on `rulebook-rule`, `serde` and `thiserror`. Does no I/O.
+//!
+//! ```
+//! use rulebook_protocol::{resolve, RuleUrl};
+//! # use rulebook_rule::*;
+//! # let rule = Rule { name: "style".into(), path: "/p/style.md".into(), content: "Be brief.".into(),
+//! #     globs: None, always_apply: None, description: Some("d".into()), ttsr_trigger: None,
+//! #     condition: vec![], activation: None,
+//! #     source: SourceMeta::new("native", "Native", Level::Project, "/p/style.md"),
+//! #     frontmatter: Map::new(), frontmatter_outcome: FrontmatterOutcome::Parsed };
+//! assert_eq!(RuleUrl::parse("RULE://my%20rule/x?y#z").unwrap().name, "my rule");
+//! let resource = resolve("rule://style", [&rule]).unwrap();
+//! assert_eq!(resource.content, "Be brief.");
+//! assert_eq!(resource.content_type, "text/markdown");
+//! let err = resolve("rule://nope", [&rule]).unwrap_err();
+//! assert_eq!(err.to_string(), "Unknown rule: nope\nAvailable: style");
+//! ```
+
+use std::path::PathBuf;
+
+use rulebook_rule::Rule;
+use serde::Serialize;
+
+/// The content type of every resolved rule.
+pub const CONTENT_TYPE: &str = "text/markdown";
+
+/// A parsed `rule://` URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleUrl {
+    /// The rule's name, percent-decoded.
+    pub name: String,
+    /// Whatever followed the name (`/path`, `?query`, `#fragment`), raw; ignored by
+    /// resolution.
+    pub rest: String,
+}
+
+/// Why a URL did not resolve.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProtocolError {
+    /// The text is not a `rule://` URL at all.
+    #[error("not a rule:// URL: {0:?} (expected rule://<name>)")]
+    NotRuleUrl(String),
+    /// `rule://` with nothing before the first `/`, `?` or `#`.
+    #[error("rule:// URL requires a rule name: rule://<name>")]
+    MissingName,
+    /// No offered rule has that name.
+    #[error("Unknown rule: {name}\nAvailable: {}", available_list(.available))]
+    UnknownRule {
+        /// The name asked for.
+        name: String,
+        /// The names that would have resolved, in order.
+        available: Vec<String>,
+    },
+}
+
+fn available_list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A resolved rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Resource {
+    /// The rule's name.
+    pub name: String,
+    /// The body, frontmatter stripped.
+    pub content: String,
+    /// Always [`CONTENT_TYPE`].
+    pub content_type: &'static str,
+    /// The content's size in bytes.
+    pub size: usize,
+    /// The file the rule came from.
+    pub source_path: PathBuf,
+}
+
+impl RuleUrl {
+    /// Parses `rule://<name>[/…][?…][#…]`.
+    pub fn parse(url: &str) -> Result<Self, ProtocolError> {
+        let rest = url
+            .get(..7)
+            .filter(|scheme| scheme.eq_ignore_ascii_case("rule://"))
+            .map(|_| &url[7..])
+            .ok_or_else(|| ProtocolError::NotRuleUrl(url.to_owned()))?;
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let raw = &rest[..end];
+        if raw.is_empty() {
+            return Err(ProtocolError::MissingName);
+        }
+        Ok(Self {
+            name: percent_decode(raw).unwrap_or_else(|| raw.to_owned()),
+            rest: rest[end..].to_owned(),
+        })
+    }
+}
+
+/// `%XX` escapes decoded; `None` on a malformed escape or when the bytes are not UTF-8.
+fn percent_decode(raw: &str) -> Option<String> {
+    if !raw.contains('%') {
+        return Some(raw.to_owned());
+    }
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = raw.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok().filter(|_| hex.bytes().all(|b| b.is_ascii_hexdigit()))?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Resolves `url` against `rules`, in order, first exact name match wins.
+pub fn resolve<'a, I>(url: &str, rules: I) -> Result<Resource, ProtocolError>
+where
+    I: IntoIterator<Item = &'a Rule>,
+    I::IntoIter: Clone,
+{
+    let parsed = RuleUrl::parse(url)?;
+    let rules = rules.into_iter();
+    match rules.clone().find(|r| r.name == parsed.name) {
+        Some(rule) => Ok(Resource {
+            name: rule.name.clone(),
+            content: rule.content.clone(),
+            content_type: CONTENT_TYPE,
+            size: rule.content.len(),
+            source_path: rule.path.clone(),
+        }),
+        None => {
+            let mut available: Vec<String> = Vec::new();
+            for rule in rules {
+                if !available.contains(&rule.name) {
+                    available.push(rule.name.clone());
+                }
+            }
+            Err(ProtocolError::UnknownRule {
+                name: parsed.name,
+                available,
+            })
+        }
+    }
+}
+
+/// A completion candidate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Completion {
+    /// The rule's name.
+    pub name: String,
+    /// `rule://<name>`, percent-encoded where needed.
+    pub url: String,
+    /// Its description, if any.
+    pub description: Option<String>,
+}
+
+/// Extended E6: the rules whose name starts with `prefix` (which may itself start with
+/// `rule://`), in order, each once.
+pub fn complete<'a>(prefix: &str, rules: impl IntoIterator<Item = &'a Rule>) -> Vec<Completion> {
+    let prefix = prefix
+        .get(..7)
+        .filter(|s| s.eq_ignore_ascii_case("rule://"))
+        .map_or(prefix, |_| &prefix[7..]);
+    let mut out: Vec<Completion> = Vec::new();
+    for rule in rules {
+        if rule.name.starts_with(prefix) && !out.iter().any(|c| c.name == rule.name) {
+            out.push(Completion {
+                name: rule.name.clone(),
+                url: format!("rule://{}", percent_encode(&rule.name)),
+                description: rule.description.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// Encodes what would end or break the name in a URL: `%`, `/`, `?`, `#`, whitespace and
+/// control characters.
+pub fn percent_encode(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if matches!(c, '%' | '/' | '?' | '#') || c.is_whitespace() || c.is_control() {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

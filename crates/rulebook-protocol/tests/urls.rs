@@ -1,0 +1,114 @@
+//! The URL table: every URL parsed and resolved, one line each, in one snapshot.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::fmt::Write;
+
+use rulebook_protocol::{complete, resolve};
+use rulebook_rule::{FrontmatterOutcome, Level, Map, Rule, SourceMeta};
+
+fn rule(name: &str) -> Rule {
+    Rule {
+        name: name.into(),
+        path: format!("/project/.xcsh/rules/{name}.md").into(),
+        content: format!("Body of {name}."),
+        globs: None,
+        always_apply: None,
+        description: Some(format!("About {name}")),
+        ttsr_trigger: None,
+        condition: vec![],
+        activation: None,
+        source: SourceMeta::new("native", "Native", Level::Project, "/project"),
+        frontmatter: Map::new(),
+        frontmatter_outcome: FrontmatterOutcome::Parsed,
+    }
+}
+
+const URLS: &[&str] = &[
+    "rule://style",
+    "RULE://style",
+    "Rule://style",
+    "rule://Style",
+    "rule://STYLE",
+    "rule://style/extra/path",
+    "rule://style?version=2",
+    "rule://style#section",
+    "rule://style/?#",
+    "rule://my%20rule",
+    "rule://my rule",
+    "rule://a%2Fb",
+    "rule://%C3%BCber",
+    "rule://über",
+    "rule://%E0%A4%A",
+    "rule://100%",
+    "rule://%zz",
+    "rule://%FF",
+    "rule://v1.2.3",
+    "rule://me@host",
+    "rule://c:d",
+    "rule://c++",
+    "rule://~home",
+    "rule://..",
+    "rule://",
+    "rule:///x",
+    "rule://?q",
+    "rule://#f",
+    "rule:x",
+    "rules://style",
+    "http://style",
+    "",
+    "rule://unknown",
+];
+
+#[test]
+fn url_table() {
+    let rules: Vec<Rule> = [
+        "style", "Style", "my rule", "a/b", "über", "%E0%A4%A", "100%", "%zz", "%FF", "v1.2.3",
+        "me@host", "c:d", "c++", "~home",
+    ]
+    .into_iter()
+    .map(rule)
+    .collect();
+    let mut table = String::new();
+    for url in URLS {
+        let outcome = match resolve(url, rules.iter()) {
+            Ok(r) => format!(
+                "ok {:?} ({} bytes, {}, {})",
+                r.name,
+                r.size,
+                r.content_type,
+                r.source_path.display()
+            ),
+            Err(e) => format!("error {:?}", e.to_string()),
+        };
+        writeln!(table, "{url:<24} → {outcome}").unwrap();
+    }
+    insta::assert_snapshot!(table);
+}
+
+#[test]
+fn unknown_with_and_without_rules() {
+    let err = resolve("rule://x", std::iter::empty()).unwrap_err();
+    assert_eq!(err.to_string(), "Unknown rule: x\nAvailable: none");
+    let rules = [rule("a"), rule("b"), rule("a")];
+    let err = resolve("rule://x", rules.iter()).unwrap_err();
+    assert_eq!(err.to_string(), "Unknown rule: x\nAvailable: a, b");
+}
+
+#[test]
+fn first_match_wins() {
+    let mut second = rule("dup");
+    second.content = "second".into();
+    let rules = [rule("dup"), second];
+    assert_eq!(resolve("rule://dup", rules.iter()).unwrap().content, "Body of dup.");
+}
+
+#[test]
+fn completions() {
+    let rules = [rule("style"), rule("strict mode"), rule("other"), rule("style")];
+    let names: Vec<String> = complete("rule://st", rules.iter())
+        .into_iter()
+        .map(|c| c.url)
+        .collect();
+    assert_eq!(names, ["rule://style", "rule://strict%20mode"]);
+    assert_eq!(complete("", rules.iter()).len(), 3);
+}
