@@ -46,8 +46,18 @@ pub struct Applicable {
     pub name: String,
     /// The first (in the rule's order) glob that matched any path.
     pub glob: String,
-    /// The given paths that matched any of the rule's globs, normalized, in input order.
-    pub paths: Vec<String>,
+    /// The given paths that matched, normalized, in input order, each with the first of the
+    /// rule's globs it matched.
+    pub paths: Vec<PathMatch>,
+}
+
+/// A path and the glob it matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PathMatch {
+    /// The path, relative to the root, with `/` separators.
+    pub path: String,
+    /// The glob, as the rule wrote it.
+    pub glob: String,
 }
 
 /// Every glob of a set of rules, compiled once.
@@ -115,8 +125,8 @@ impl GlobIndex {
         P: AsRef<Path>,
     {
         let root = root.as_ref();
-        // Per rule: (first matching glob index, matched paths).
-        let mut hits: Vec<Option<(usize, Vec<String>)>> = vec![None; self.rules.len()];
+        // Per rule: (first matching glob index, [(path, glob index)]).
+        let mut hits: Vec<Option<Hit>> = vec![None; self.rules.len()];
         let mut scratch = Vec::new();
         for path in paths {
             let Some(relative) = normalize(root, path.as_ref()) else {
@@ -127,8 +137,10 @@ impl GlobIndex {
                 let (rule, glob) = self.owners[i];
                 let hit = hits[rule].get_or_insert_with(|| (glob, Vec::new()));
                 hit.0 = hit.0.min(glob);
-                if hit.1.last() != Some(&relative) {
-                    hit.1.push(relative.clone());
+                match hit.1.last_mut() {
+                    // The same path through another glob of the rule: keep the first glob.
+                    Some((p, g)) if *p == relative => *g = (*g).min(glob),
+                    _ => hit.1.push((relative.clone(), glob)),
                 }
             }
         }
@@ -141,7 +153,13 @@ impl GlobIndex {
                     rule,
                     name: name.clone(),
                     glob: globs[glob].clone(),
-                    paths,
+                    paths: paths
+                        .into_iter()
+                        .map(|(path, g)| PathMatch {
+                            path,
+                            glob: globs[g].clone(),
+                        })
+                        .collect(),
                 })
             })
             .collect()
@@ -157,6 +175,9 @@ impl GlobIndex {
         self.owners.is_empty()
     }
 }
+
+/// A rule's hit: the first glob index that matched, and each path with its glob index.
+type Hit = (usize, Vec<(String, usize)>);
 
 fn compile(pattern: &str) -> Result<globset::Glob, globset::Error> {
     let trimmed = pattern.trim();
@@ -210,11 +231,20 @@ mod tests {
     #[test]
     fn normalization() {
         let root = Path::new("/p");
-        assert_eq!(normalize(root, Path::new("a/./b/../c.ts")).as_deref(), Some("a/c.ts"));
-        assert_eq!(normalize(root, Path::new("/p/src/x.ts")).as_deref(), Some("src/x.ts"));
+        assert_eq!(
+            normalize(root, Path::new("a/./b/../c.ts")).as_deref(),
+            Some("a/c.ts")
+        );
+        assert_eq!(
+            normalize(root, Path::new("/p/src/x.ts")).as_deref(),
+            Some("src/x.ts")
+        );
         assert_eq!(normalize(root, Path::new("/q/x.ts")), None);
         assert_eq!(normalize(root, Path::new("../x.ts")), None);
-        assert_eq!(normalize(root, Path::new("a\\b.ts")).as_deref(), Some("a/b.ts"));
+        assert_eq!(
+            normalize(root, Path::new("a\\b.ts")).as_deref(),
+            Some("a/b.ts")
+        );
         assert_eq!(normalize(root, Path::new(".")), None);
     }
 }

@@ -4,6 +4,9 @@
 use rulebook_match::GlobIndex;
 use rulebook_rule::{FrontmatterOutcome, Level, Map, Rule, SourceMeta};
 
+/// (rule name, first glob, [(path, glob)]).
+type Summary<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
+
 fn rule(name: &str, globs: &[&str]) -> Rule {
     Rule {
         name: name.into(),
@@ -65,21 +68,32 @@ fn first_glob_and_paths_are_reported_in_rule_order() {
     let (index, _) = GlobIndex::new(rules.iter());
     assert_eq!(index.len(), 4);
     let hits = index.applicable("/p", ["b.html", "a.css", "x.txt"]);
-    let summary: Vec<(&str, &str, Vec<&str>)> = hits
+    let summary: Vec<Summary<'_>> = hits
         .iter()
         .map(|h| {
             (
                 h.name.as_str(),
                 h.glob.as_str(),
-                h.paths.iter().map(String::as_str).collect(),
+                h.paths
+                    .iter()
+                    .map(|m| (m.path.as_str(), m.glob.as_str()))
+                    .collect(),
             )
         })
         .collect();
     assert_eq!(
         summary,
         [
-            ("web", "*.css", vec!["b.html", "a.css"]),
-            ("all", "**", vec!["b.html", "a.css", "x.txt"]),
+            (
+                "web",
+                "*.css",
+                vec![("b.html", "*.html"), ("a.css", "*.css")]
+            ),
+            (
+                "all",
+                "**",
+                vec![("b.html", "**"), ("a.css", "**"), ("x.txt", "**")]
+            ),
         ]
     );
 }
@@ -89,6 +103,10 @@ fn a_bad_glob_is_a_warning_and_the_others_work() {
     let rules = [rule("mixed", &["a[", "*.rs"])];
     let (index, warnings) = GlobIndex::new(rules.iter());
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].message.contains("\"a[\""), "{}", warnings[0].message);
+    assert!(
+        warnings[0].message.contains("\"a[\""),
+        "{}",
+        warnings[0].message
+    );
     assert_eq!(index.applicable("/p", ["x.rs"]).len(), 1);
 }

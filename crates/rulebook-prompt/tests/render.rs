@@ -44,7 +44,12 @@ fn one_rule_without_globs() {
 
 #[test]
 fn several_with_and_without_globs() {
-    let a = rule("typescript", Some("TypeScript conventions"), &["src/**/*.ts", "*.tsx"], "");
+    let a = rule(
+        "typescript",
+        Some("TypeScript conventions"),
+        &["src/**/*.ts", "*.tsx"],
+        "",
+    );
     let b = rule("readme", Some("How to write the README"), &[], "");
     let c = rule("python", Some("Python style"), &["**/*.py"], "");
     insta::assert_snapshot!(both(&[], &[], &[&a, &b, &c]));
@@ -60,7 +65,12 @@ fn multiline_and_whitespace_descriptions() {
 #[test]
 fn always_apply_only() {
     let a = rule("english", None, &[], "Always answer in English.");
-    let b = rule("tests", None, &[], "Run the tests before you finish.\n\nEvery time.");
+    let b = rule(
+        "tests",
+        None,
+        &[],
+        "Run the tests before you finish.\n\nEvery time.",
+    );
     insta::assert_snapshot!(both(&[&a, &b], &[], &[]));
 }
 
@@ -120,6 +130,9 @@ fn rendering_is_deterministic() {
     let a = rule("a", Some("x"), &["*.rs"], "");
     let first = render(&[], &[], &[&a], section_for(Profile::Extended));
     for _ in 0..10 {
-        assert_eq!(render(&[], &[], &[&a], section_for(Profile::Extended)), first);
+        assert_eq!(
+            render(&[], &[], &[&a], section_for(Profile::Extended)),
+            first
+        );
     }
 }

@@ -31,6 +31,7 @@
 //! assert_eq!(err.to_string(), "Unknown rule: nope\nAvailable: style");
 //! ```
 
+use std::fmt::Write;
 use std::path::PathBuf;
 
 use rulebook_rule::Rule;
@@ -123,7 +124,11 @@ fn percent_decode(raw: &str) -> Option<String> {
     while i < bytes.len() {
         if bytes[i] == b'%' {
             let hex = raw.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok().filter(|_| hex.bytes().all(|b| b.is_ascii_hexdigit()))?);
+            out.push(
+                u8::from_str_radix(hex, 16)
+                    .ok()
+                    .filter(|_| hex.bytes().all(|b| b.is_ascii_hexdigit()))?,
+            );
             i += 3;
         } else {
             out.push(bytes[i]);
@@ -203,7 +208,7 @@ pub fn percent_encode(name: &str) -> String {
         if matches!(c, '%' | '/' | '?' | '#') || c.is_whitespace() || c.is_control() {
             let mut buf = [0u8; 4];
             for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{b:02X}"));
+                let _ = write!(out, "%{b:02X}");
             }
         } else {
             out.push(c);

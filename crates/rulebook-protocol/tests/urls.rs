@@ -99,12 +99,20 @@ fn first_match_wins() {
     let mut second = rule("dup");
     second.content = "second".into();
     let rules = [rule("dup"), second];
-    assert_eq!(resolve("rule://dup", rules.iter()).unwrap().content, "Body of dup.");
+    assert_eq!(
+        resolve("rule://dup", rules.iter()).unwrap().content,
+        "Body of dup."
+    );
 }
 
 #[test]
 fn completions() {
-    let rules = [rule("style"), rule("strict mode"), rule("other"), rule("style")];
+    let rules = [
+        rule("style"),
+        rule("strict mode"),
+        rule("other"),
+        rule("style"),
+    ];
     let names: Vec<String> = complete("rule://st", rules.iter())
         .into_iter()
         .map(|c| c.url)

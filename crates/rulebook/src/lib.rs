@@ -44,12 +44,12 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use rulebook_match::GlobIndex;
-use rulebook_partition::{Partition, Placement, Rejection, partition};
+use rulebook_partition::{Partition, Rejection, partition};
 use rulebook_registry::{Entry, LoadContext, Loaded, Registry, RuleCapability};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
 
 pub use rulebook_match::Applicable;
-pub use rulebook_partition::RuleBucket;
+pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl};
 pub use rulebook_registry::{Provider, ProviderInfo, Status};
@@ -275,6 +275,18 @@ impl Rulebook {
             .collect()
     }
 
+    /// The placement of the entry `index` of [`Rulebook::all`]; `None` for a shadowed or
+    /// invalid entry.
+    pub fn entry_placement(&self, index: usize) -> Option<&Placement> {
+        let position = self.loaded.active.binary_search(&index).ok()?;
+        self.partition.placements.get(position)
+    }
+
+    /// The placement of an active rule's position among [`Rulebook::items`].
+    pub fn placement(&self, position: usize) -> Option<&Placement> {
+        self.partition.placements.get(position)
+    }
+
     /// The active rules in no bucket, with the reason.
     pub fn unbucketed(&self) -> impl Iterator<Item = (&Rule, &str)> + '_ {
         self.placements()
@@ -357,12 +369,7 @@ impl Rulebook {
         let attached: Vec<Attached<'_>> = if self.profile == Profile::Extended {
             self.applicable(paths)
                 .into_iter()
-                .filter(|a| {
-                    matches!(
-                        placements[a.rule].bucket,
-                        None | Some(RuleBucket::Rulebook)
-                    )
-                })
+                .filter(|a| matches!(placements[a.rule].bucket, None | Some(RuleBucket::Rulebook)))
                 .map(|a| {
                     let rule = items[a.rule];
                     let glob = rule

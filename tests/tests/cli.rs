@@ -1,0 +1,160 @@
+//! Every command of the `rulebook` binary, text and JSON, over `fixtures/demo`, as a
+//! person runs it. Absolute paths of this machine are redacted to `[ROOT]`.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap()
+}
+
+/// The `rulebook` binary cargo built for this test run (next to this test's own binary).
+fn binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(Path::parent).unwrap();
+    let path = dir.join(format!("rulebook{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} does not exist: run these tests through `cargo test --workspace` (or `cargo xtask ci`), which builds the binary",
+        path.display()
+    );
+    path
+}
+
+/// Runs `rulebook` with the demo fixture and returns a redacted transcript.
+fn run(args: &[&str]) -> String {
+    let root = root();
+    let demo = root.join("fixtures/demo");
+    let output = Command::new(binary())
+        .args(args)
+        .arg("--cwd")
+        .arg(demo.join("project"))
+        .arg("--home")
+        .arg(demo.join("home"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let redact = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes).replace(&root.display().to_string(), "[ROOT]")
+    };
+    format!(
+        "$ rulebook {}\nexit: {}\n--- stdout ---\n{}--- stderr ---\n{}",
+        args.join(" "),
+        output
+            .status
+            .code()
+            .map_or("signal".to_owned(), |c| c.to_string()),
+        redact(&output.stdout),
+        redact(&output.stderr)
+    )
+}
+
+macro_rules! cli_snapshot {
+    ($name:ident, [$($arg:expr),* $(,)?]) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(run(&[$($arg),*]));
+        }
+    };
+}
+
+cli_snapshot!(list, ["list"]);
+cli_snapshot!(list_reference, ["list", "--profile", "reference"]);
+cli_snapshot!(list_json, ["list", "--json"]);
+cli_snapshot!(explain, ["explain"]);
+cli_snapshot!(explain_reference, ["explain", "--profile", "reference"]);
+cli_snapshot!(explain_json, ["explain", "--json"]);
+cli_snapshot!(explain_name, ["explain", "typescript"]);
+cli_snapshot!(explain_name_json, ["explain", "commit-messages", "--json"]);
+cli_snapshot!(explain_unknown_name, ["explain", "nope"]);
+cli_snapshot!(prompt, ["prompt"]);
+cli_snapshot!(prompt_reference, ["prompt", "--profile", "reference"]);
+cli_snapshot!(
+    prompt_paths,
+    ["prompt", "--paths", "src/web/cart.ts", "api/orders.py"]
+);
+cli_snapshot!(
+    prompt_json,
+    ["prompt", "--json", "--paths", "src/web/cart.ts"]
+);
+cli_snapshot!(read, ["read", "rule://typescript"]);
+cli_snapshot!(read_ttsr_extended, ["read", "rule://no-console-log"]);
+cli_snapshot!(
+    read_ttsr_reference,
+    ["read", "rule://no-console-log", "--profile", "reference"]
+);
+cli_snapshot!(read_unknown, ["read", "rule://nope"]);
+cli_snapshot!(read_empty_name, ["read", "rule://"]);
+cli_snapshot!(read_json, ["read", "rule://release", "--json"]);
+cli_snapshot!(check, ["check"]);
+cli_snapshot!(check_reference, ["check", "--profile", "reference"]);
+cli_snapshot!(check_json, ["check", "--json"]);
+cli_snapshot!(
+    match_paths,
+    [
+        "match",
+        "src/web/cart.ts",
+        "src/components/Button.tsx",
+        "api/v1/orders.py",
+        "../outside.ts"
+    ]
+);
+cli_snapshot!(match_json, ["match", "--json", "src/components/Button.tsx"]);
+cli_snapshot!(
+    match_reference,
+    ["match", "--profile", "reference", "api/orders.py"]
+);
+
+/// The shape of `list --json` is a documented contract: pin its keys.
+#[test]
+fn list_json_shape_is_stable() {
+    let output = Command::new(binary())
+        .args(["list", "--json", "--cwd"])
+        .arg(root().join("fixtures/demo/project"))
+        .arg("--home")
+        .arg(root().join("fixtures/demo/home"))
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let keys: Vec<&str> = value
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "profile",
+            "rules",
+            "shadowed",
+            "invalid",
+            "unbucketed",
+            "diagnostics"
+        ]
+    );
+    let rule_keys: Vec<&str> = value["rules"][0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        rule_keys,
+        [
+            "name",
+            "bucket",
+            "provider",
+            "provider_name",
+            "level",
+            "path",
+            "description",
+            "globs",
+            "always_apply",
+            "condition"
+        ]
+    );
+    // Paths are absolute.
+    assert!(Path::new(value["rules"][0]["path"].as_str().unwrap()).is_absolute());
+}
