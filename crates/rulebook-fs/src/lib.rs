@@ -44,8 +44,7 @@ use rulebook_rule::{Diagnostic, DiagnosticCode};
 
 pub use loader::{FileLoader, Loaded};
 
-/// The default size cap of Extended E9: 1 MiB.
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+pub use rulebook_rule::DEFAULT_MAX_FILE_SIZE;
 
 /// The files a walk found, and what it could not walk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -187,7 +186,7 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
                     Diagnostic::warning(
                         DiagnosticCode::OutsideProject,
                         format!(
-                            "Refused {}: its real path {} is outside the project {}",
+                            "Refused {}: its real path {} is outside the project directory {}",
                             path.display(),
                             real.display(),
                             root.display()

@@ -38,7 +38,8 @@ impl Provider<RuleCapability> for ClineProvider {
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new("cline", "Cline", FieldPolicy::CLINE, ctx.profile);
+        let loader = FileLoader::new("cline", "Cline", FieldPolicy::CLINE, ctx.profile)
+            .max_size(ctx.size_cap());
         let mut out = Loaded::default();
         if let Some(source) = find_upward(&ctx.cwd, ".clinerules") {
             let root = source.parent();

@@ -43,7 +43,8 @@ impl Provider<RuleCapability> for CursorProvider {
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new("cursor", "Cursor", FieldPolicy::CURSOR, ctx.profile);
+        let loader = FileLoader::new("cursor", "Cursor", FieldPolicy::CURSOR, ctx.profile)
+            .max_size(ctx.size_cap());
         let mut out = Loaded::default();
         let dir = ".cursor/rules";
         loader.load_dir(&ctx.home.join(dir), EXTENSIONS, Level::User, None, &mut out);

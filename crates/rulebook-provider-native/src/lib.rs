@@ -131,7 +131,8 @@ impl Provider<RuleCapability> for NativeProvider {
             &self.config.display_name,
             FieldPolicy::NATIVE,
             ctx.profile,
-        );
+        )
+        .max_size(ctx.size_cap());
         let mut out = Loaded::default();
         loader.load_dir(
             &ctx.cwd.join(&self.config.project_dir),

@@ -47,7 +47,8 @@ impl Provider<RuleCapability> for WindsurfProvider {
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let extended = ctx.profile == Profile::Extended;
-        let loader = FileLoader::new("windsurf", "Windsurf", FieldPolicy::WINDSURF, ctx.profile);
+        let loader = FileLoader::new("windsurf", "Windsurf", FieldPolicy::WINDSURF, ctx.profile)
+            .max_size(ctx.size_cap());
         let mut out = Loaded::default();
         let global = ctx.home.join(".codeium/windsurf/memories/global_rules.md");
         let mut whole_files = Vec::new();

@@ -63,7 +63,7 @@ use std::collections::{HashMap, HashSet};
 use std::error::Error as StdError;
 use std::path::{Path, PathBuf};
 
-use rulebook_rule::{Diagnostic, DiagnosticCode, Profile};
+use rulebook_rule::{DEFAULT_MAX_FILE_SIZE, Diagnostic, DiagnosticCode, Profile};
 
 pub use rules::RuleCapability;
 use serde::Serialize;
@@ -97,6 +97,9 @@ pub struct LoadContext {
     pub repo_root: Option<PathBuf>,
     /// The behaviour profile.
     pub profile: Profile,
+    /// Extended E9: rule files larger than this are skipped with a warning (default
+    /// 1 MiB). Reference reads files of any size.
+    pub max_file_size: u64,
 }
 
 impl LoadContext {
@@ -113,7 +116,20 @@ impl LoadContext {
             home: home.into(),
             repo_root,
             profile: Profile::default(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
         }
+    }
+
+    /// Sets the size cap of Extended E9.
+    #[must_use]
+    pub fn max_file_size(mut self, bytes: u64) -> Self {
+        self.max_file_size = bytes;
+        self
+    }
+
+    /// The size cap in force: `Some` in Extended, `None` (no cap) in Reference.
+    pub fn size_cap(&self) -> Option<u64> {
+        (self.profile == Profile::Extended).then_some(self.max_file_size)
     }
 
     /// Sets the profile.

@@ -43,6 +43,9 @@ pub use rulebook_frontmatter::{Map, Outcome as FrontmatterOutcome, Value};
 
 use coerce::{FieldPolicy, coerce_fields};
 
+/// The default size cap of Extended E9: rule files over 1 MiB are skipped with a warning.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+
 /// Which behaviour to follow where rulebook goes beyond the seeds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

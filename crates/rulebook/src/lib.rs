@@ -45,14 +45,14 @@ use std::sync::OnceLock;
 
 use rulebook_match::GlobIndex;
 use rulebook_partition::{Partition, Rejection, partition};
-use rulebook_registry::{Entry, LoadContext, Loaded, Registry, RuleCapability};
+use rulebook_registry::{Entry, Loaded, Registry, RuleCapability};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
 
 pub use rulebook_match::Applicable;
 pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl};
-pub use rulebook_registry::{Provider, ProviderInfo, Status};
+pub use rulebook_registry::{LoadContext, Provider, ProviderInfo, Status};
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, SourceMeta,
 };
@@ -93,6 +93,7 @@ pub struct Options {
     #[cfg(feature = "native")]
     native: rulebook_provider_native::NativeConfig,
     sequential: bool,
+    max_file_size: Option<u64>,
 }
 
 impl Options {
@@ -127,6 +128,13 @@ impl Options {
     #[must_use]
     pub fn native(mut self, config: rulebook_provider_native::NativeConfig) -> Self {
         self.native = config;
+        self
+    }
+
+    /// Extended E9: skip rule files larger than `bytes` (default 1 MiB).
+    #[must_use]
+    pub fn max_file_size(mut self, bytes: u64) -> Self {
+        self.max_file_size = Some(bytes);
         self
     }
 
@@ -180,7 +188,13 @@ impl Rulebook {
     /// Never fails: unreadable sources are diagnostics.
     pub fn discover(cwd: impl AsRef<Path>, home: Option<PathBuf>, options: &Options) -> Self {
         let registry = options.registry();
-        Self::discover_with(cwd, home, options.profile, &registry)
+        let cwd = absolute(cwd.as_ref());
+        let home = absolute(&home.or_else(dirs::home_dir).unwrap_or_default());
+        let mut ctx = LoadContext::new(&cwd, &home).profile(options.profile);
+        if let Some(bytes) = options.max_file_size {
+            ctx = ctx.max_file_size(bytes);
+        }
+        Self::discover_in(ctx, &registry)
     }
 
     /// Discovers with a registry of your own (extra providers, other capabilities' crates).
@@ -192,7 +206,13 @@ impl Rulebook {
     ) -> Self {
         let cwd = absolute(cwd.as_ref());
         let home = absolute(&home.or_else(dirs::home_dir).unwrap_or_default());
-        let ctx = LoadContext::new(&cwd, &home).profile(profile);
+        Self::discover_in(LoadContext::new(&cwd, &home).profile(profile), registry)
+    }
+
+    /// Discovers with a registry and a load context of your own.
+    pub fn discover_in(ctx: LoadContext, registry: &RuleRegistry) -> Self {
+        let profile = ctx.profile;
+        let (cwd, home) = (ctx.cwd.clone(), ctx.home.clone());
         let loaded = registry.load(&ctx);
         let mut ttsr = TtsrManager::new();
         let partition = partition(loaded.items(), profile, |rule| {
