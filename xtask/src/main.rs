@@ -75,7 +75,10 @@ fn ci() -> Result<(), String> {
             "warnings",
         ]),
     )?;
-    let references = root().join("target").join("insta-references.txt");
+    let target =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
+    let references = target.join("insta-references.txt");
     let _ = fs::remove_file(&references);
     run(
         "test",

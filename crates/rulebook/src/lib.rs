@@ -212,8 +212,8 @@ impl Rulebook {
     /// Discovers with a registry and a load context of your own.
     pub fn discover_in(ctx: LoadContext, registry: &RuleRegistry) -> Self {
         let profile = ctx.profile;
-        let (cwd, home) = (ctx.cwd.clone(), ctx.home.clone());
         let loaded = registry.load(&ctx);
+        let LoadContext { cwd, home, .. } = ctx;
         let mut ttsr = TtsrManager::new();
         let partition = partition(loaded.items(), profile, |rule| {
             ttsr.register(TtsrRule::from_rule(rule))
