@@ -251,6 +251,7 @@ impl<'a> Out<'a> {
             "provider_name": rule.source.provider_name,
             "level": level(rule),
             "path": rule.path,
+            "frontmatter_outcome": rule.frontmatter_outcome,
         });
         if let (Some(map), Value::Object(fate)) = (value.as_object_mut(), fate) {
             map.extend(fate);
