@@ -87,7 +87,7 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
     for file in files(&corpus.join("clinerules-dir")) {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         fs::copy(&file, project.join(".clinerules").join(&name)).unwrap();
-        if name.ends_with(".md") {
+        if Path::new(&name).extension().is_some_and(|e| e == "md") {
             rule_files += 1;
         }
     }
