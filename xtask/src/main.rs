@@ -7,6 +7,8 @@
 //!
 //! Depends on nothing but the standard library, so it builds in seconds on a fresh clone.
 
+mod synth;
+
 use std::collections::BTreeSet;
 use std::env;
 use std::fs;
@@ -17,6 +19,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
+        Some("gen-tree") => gen_tree(&args[1..]),
+        Some("bench") => bench(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())
@@ -35,7 +39,11 @@ fn main() -> ExitCode {
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  ci      fmt --check, clippy -D warnings, tests (CI=true), unreferenced snapshots, docs";
+  ci                              fmt --check, clippy -D warnings, tests (CI=true),
+                                  unreferenced snapshots, docs
+  gen-tree --rules N --out DIR    write a synthetic rule tree (DIR/project, DIR/home)
+  bench [--quick]                 generate trees (10..10,000 rules), build in release,
+                                  run the benchmarks, print the table";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -97,6 +105,79 @@ fn ci() -> Result<(), String> {
     )?;
     eprintln!("xtask: ci passed");
     Ok(())
+}
+
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+}
+
+fn gen_tree(args: &[String]) -> Result<(), String> {
+    let rules: usize = flag(args, "--rules")
+        .ok_or("gen-tree needs --rules N")?
+        .parse()
+        .map_err(|e| format!("--rules: {e}"))?;
+    let out = PathBuf::from(flag(args, "--out").ok_or("gen-tree needs --out DIR")?);
+    let (files, bytes) = synth::write_tree(&out, rules, 42)
+        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    eprintln!(
+        "xtask: wrote {files} rule files ({bytes} bytes) under {}",
+        out.display()
+    );
+    Ok(())
+}
+
+fn bench(args: &[String]) -> Result<(), String> {
+    let quick = args.iter().any(|a| a == "--quick");
+    let target =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let trees = target.join("bench-trees");
+    let sizes: &[usize] = if quick {
+        &[10, 100, 1000]
+    } else {
+        &[10, 100, 1000, 10_000]
+    };
+    let mut tree_args = Vec::new();
+    for &n in sizes {
+        let dir = trees.join(format!("n{n}"));
+        let (_, bytes) = synth::write_tree(&dir, n, 42)
+            .map_err(|e| format!("writing {}: {e}", dir.display()))?;
+        tree_args.push(format!("{n}={}={bytes}", dir.display()));
+    }
+    run(
+        "build",
+        cargo().args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "rulebook-cli",
+            "-p",
+            "rulebook-bench",
+        ]),
+    )?;
+    let mut cmd = Command::new(
+        target
+            .join("release")
+            .join(format!("rulebook-bench{}", env::consts::EXE_SUFFIX)),
+    );
+    cmd.arg("--rulebook")
+        .arg(
+            target
+                .join("release")
+                .join(format!("rulebook{}", env::consts::EXE_SUFFIX)),
+        )
+        .arg("--corpus")
+        .arg(root().join("../shared/corpus"));
+    if quick {
+        cmd.arg("--quick");
+    }
+    for t in tree_args {
+        cmd.arg("--tree").arg(t);
+    }
+    run("bench", &mut cmd)
 }
 
 /// Every committed `.snap` must have been read by a test in this run: a stale snapshot is

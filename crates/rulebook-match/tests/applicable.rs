@@ -64,8 +64,10 @@ fn first_glob_and_paths_are_reported_in_rule_order() {
         rule("none", &["*.go"]),
         rule("web", &["*.css", "*.html"]),
         rule("all", &["**"]),
+        rule("web-again", &["*.html"]),
     ];
     let (index, _) = GlobIndex::new(rules.iter());
+    // `*.html` is compiled once for both rules that wrote it.
     assert_eq!(index.len(), 4);
     let hits = index.applicable("/p", ["b.html", "a.css", "x.txt"]);
     let summary: Vec<Summary<'_>> = hits
@@ -94,6 +96,7 @@ fn first_glob_and_paths_are_reported_in_rule_order() {
                 "**",
                 vec![("b.html", "**"), ("a.css", "**"), ("x.txt", "**")]
             ),
+            ("web-again", "*.html", vec![("b.html", "*.html")]),
         ]
     );
 }

@@ -93,6 +93,39 @@ pub struct Resource {
     pub source_path: PathBuf,
 }
 
+impl Resource {
+    /// The resource a rule resolves to.
+    pub fn from_rule(rule: &Rule) -> Self {
+        Self {
+            name: rule.name.clone(),
+            content: rule.content.clone(),
+            content_type: CONTENT_TYPE,
+            size: rule.content.len(),
+            source_path: rule.path.clone(),
+        }
+    }
+}
+
+impl ProtocolError {
+    /// `Unknown rule: <name>` with the names that would have resolved (each once, in
+    /// order).
+    pub fn unknown<'a>(
+        name: impl Into<String>,
+        available: impl IntoIterator<Item = &'a str>,
+    ) -> Self {
+        let mut names: Vec<String> = Vec::new();
+        for n in available {
+            if !names.iter().any(|x| x == n) {
+                names.push(n.to_owned());
+            }
+        }
+        ProtocolError::UnknownRule {
+            name: name.into(),
+            available: names,
+        }
+    }
+}
+
 impl RuleUrl {
     /// Parses `rule://<name>[/…][?…][#…]`.
     pub fn parse(url: &str) -> Result<Self, ProtocolError> {
@@ -147,25 +180,11 @@ where
     let parsed = RuleUrl::parse(url)?;
     let rules = rules.into_iter();
     match rules.clone().find(|r| r.name == parsed.name) {
-        Some(rule) => Ok(Resource {
-            name: rule.name.clone(),
-            content: rule.content.clone(),
-            content_type: CONTENT_TYPE,
-            size: rule.content.len(),
-            source_path: rule.path.clone(),
-        }),
-        None => {
-            let mut available: Vec<String> = Vec::new();
-            for rule in rules {
-                if !available.contains(&rule.name) {
-                    available.push(rule.name.clone());
-                }
-            }
-            Err(ProtocolError::UnknownRule {
-                name: parsed.name,
-                available,
-            })
-        }
+        Some(rule) => Ok(Resource::from_rule(rule)),
+        None => Err(ProtocolError::unknown(
+            parsed.name,
+            rules.map(|r| r.name.as_str()),
+        )),
     }
 }
 

@@ -49,6 +49,7 @@ mod stream;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use regex::Regex;
 use rulebook_rule::Rule;
@@ -139,7 +140,7 @@ pub enum RegisterError {
 
 /// The regex crate's message without its multi-line caret drawing: `error: unclosed group`
 /// becomes `unclosed group`.
-fn one_line(error: &regex::Error) -> String {
+fn one_line(error: &dyn std::fmt::Display) -> String {
     let text = error.to_string();
     text.lines()
         .rev()
@@ -166,14 +167,64 @@ pub struct Fired<'a> {
 
 struct Registered {
     rule: TtsrRule,
-    regexes: Vec<Regex>,
+    /// Compiled on first use by `check` (or `feed`'s slow path): registering hundreds of
+    /// rules must not cost hundreds of compiled regexes (≈20 KB each) up front.
+    regexes: OnceLock<Vec<Option<Regex>>>,
     last_fired: Option<u64>,
 }
+
+impl Registered {
+    fn regexes(&self) -> &[Option<Regex>] {
+        self.regexes.get_or_init(|| {
+            // Validated at registration; a failure here (it should not happen) never matches.
+            self.rule
+                .conditions
+                .iter()
+                .map(|c| Regex::new(c).ok())
+                .collect()
+        })
+    }
+
+    /// The index of the first condition that matches `text`.
+    fn first_match(&self, text: &str) -> Option<usize> {
+        self.regexes()
+            .iter()
+            .position(|re| re.as_ref().is_some_and(|re| re.is_match(text)))
+    }
+}
+
+/// Checks that `pattern` compiles under the `regex` crate's syntax and size limit, without
+/// keeping the compiled program: only a forward NFA is built, and dropped.
+fn validate(pattern: &str) -> Result<(), String> {
+    use regex_automata::nfa::thompson;
+    thompson::Compiler::new()
+        .configure(
+            thompson::Config::new()
+                .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+                .shrink(false),
+        )
+        .build(pattern)
+        .map(drop)
+        .map_err(|e| {
+            // The build error says "error parsing regex"; the parser's error, its source,
+            // says what is wrong.
+            let mut deepest: &dyn std::error::Error = &e;
+            while let Some(source) = deepest.source() {
+                deepest = source;
+            }
+            one_line(&deepest)
+        })
+}
+
+/// The `regex` crate's default size limit for one compiled pattern.
+const REGEX_SIZE_LIMIT: usize = 10 * (1 << 20);
 
 /// Registered TTSR rules and the state of the current turn's stream.
 pub struct TtsrManager {
     rules: Vec<Registered>,
     by_name: HashMap<String, usize>,
+    /// Every condition of every rule, flattened: (rule index, condition index).
+    patterns: Vec<(usize, usize)>,
     default_repeat: RepeatPolicy,
     turn: u64,
     stream: stream::Stream,
@@ -204,6 +255,7 @@ impl TtsrManager {
         Self {
             rules: Vec::new(),
             by_name: HashMap::new(),
+            patterns: Vec::new(),
             default_repeat: RepeatPolicy::Once,
             turn: 0,
             stream: stream::Stream::default(),
@@ -227,20 +279,19 @@ impl TtsrManager {
         if rule.conditions.is_empty() {
             return Err(RegisterError::NoCondition(rule.name));
         }
-        let regexes = rule
-            .conditions
-            .iter()
-            .map(|c| {
-                Regex::new(c).map_err(|e| RegisterError::InvalidCondition {
-                    condition: c.clone(),
-                    message: one_line(&e),
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        self.by_name.insert(rule.name.clone(), self.rules.len());
+        for c in &rule.conditions {
+            validate(c).map_err(|message| RegisterError::InvalidCondition {
+                condition: c.clone(),
+                message,
+            })?;
+        }
+        let index = self.rules.len();
+        self.by_name.insert(rule.name.clone(), index);
+        self.patterns
+            .extend((0..rule.conditions.len()).map(|c| (index, c)));
         self.rules.push(Registered {
             rule,
-            regexes,
+            regexes: OnceLock::new(),
             last_fired: None,
         });
         self.stream.invalidate();
@@ -308,13 +359,7 @@ impl TtsrManager {
     pub fn check(&mut self, buffer: &str) -> Vec<Fired<'_>> {
         let matched: Vec<(usize, usize)> = (0..self.rules.len())
             .filter(|&i| self.eligible(i))
-            .filter_map(|i| {
-                self.rules[i]
-                    .regexes
-                    .iter()
-                    .position(|re| re.is_match(buffer))
-                    .map(|c| (i, c))
-            })
+            .filter_map(|i| self.rules[i].first_match(buffer).map(|c| (i, c)))
             .collect();
         self.fire(&matched)
     }
@@ -323,22 +368,27 @@ impl TtsrManager {
     /// now matches the stream, in registration order, and marks them fired. Reports
     /// exactly what [`TtsrManager::check`] on the whole stream so far would.
     pub fn feed(&mut self, delta: &str) -> Vec<Fired<'_>> {
-        let patterns: Vec<(usize, &Regex)> = self
-            .rules
+        let Self {
+            rules,
+            patterns,
+            stream,
+            ..
+        } = self;
+        let sources: Vec<&str> = patterns
             .iter()
-            .enumerate()
-            .flat_map(|(i, r)| r.regexes.iter().map(move |re| (i, re)))
+            .map(|&(r, c)| rules[r].rule.conditions[c].as_str())
             .collect();
-        let matched = self.stream.feed(delta, &patterns);
+        let slow = |pattern: usize, text: &str| {
+            let (r, c) = patterns[pattern];
+            rules[r].regexes()[c]
+                .as_ref()
+                .is_some_and(|re| re.is_match(text))
+        };
+        let matched = stream.feed(delta, &sources, slow);
         // Report each rule once, with its first matching condition.
         let mut by_rule: Vec<(usize, usize)> = Vec::new();
         for pattern in matched {
-            let rule = patterns[pattern].0;
-            let first = patterns
-                .iter()
-                .position(|&(r, _)| r == rule)
-                .unwrap_or(pattern);
-            let condition = pattern - first;
+            let (rule, condition) = self.patterns[pattern];
             match by_rule.iter_mut().find(|(r, _)| *r == rule) {
                 Some(entry) => entry.1 = entry.1.min(condition),
                 None => by_rule.push((rule, condition)),

@@ -1,6 +1,5 @@
 //! The incremental matcher behind `TtsrManager::feed`.
 
-use regex::Regex;
 use regex_automata::hybrid::LazyStateID;
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::util::start;
@@ -43,18 +42,25 @@ impl Stream {
 
     /// Appends `delta` and returns the patterns that match the whole text now but did not
     /// before, in pattern order.
-    pub(crate) fn feed(&mut self, delta: &str, patterns: &[(usize, &Regex)]) -> Vec<usize> {
+    /// `patterns` are the sources of every condition; `slow(i, text)` tests pattern `i`
+    /// against `text` with a compiled regex, for the slow path.
+    pub(crate) fn feed(
+        &mut self,
+        delta: &str,
+        patterns: &[&str],
+        slow: impl Fn(usize, &str) -> bool,
+    ) -> Vec<usize> {
         let start = self.text.len();
         self.text.push_str(delta);
         if self.stale || self.matched.len() != patterns.len() {
             self.rebuild(patterns);
             // Catch up on the whole turn with the new automaton.
-            return self.advance(0, patterns);
+            return self.advance(0, slow);
         }
-        self.advance(start, patterns)
+        self.advance(start, slow)
     }
 
-    fn rebuild(&mut self, patterns: &[(usize, &Regex)]) {
+    fn rebuild(&mut self, patterns: &[&str]) {
         self.stale = false;
         self.state = None;
         self.slow = false;
@@ -62,26 +68,27 @@ impl Stream {
         self.automaton = build(patterns).ok();
     }
 
-    fn advance(&mut self, from: usize, patterns: &[(usize, &Regex)]) -> Vec<usize> {
-        let before = self.matched.clone();
-        if !self.slow && !self.run_dfa(from) {
+    fn advance(&mut self, from: usize, slow: impl Fn(usize, &str) -> bool) -> Vec<usize> {
+        let mut newly = Vec::new();
+        if !self.slow && !self.run_dfa(from, &mut newly) {
             self.slow = true;
         }
         if self.slow {
-            for (i, (_, re)) in patterns.iter().enumerate() {
-                if !self.matched[i] && re.is_match(&self.text) {
+            for i in 0..self.matched.len() {
+                if !self.matched[i] && slow(i, &self.text) {
                     self.matched[i] = true;
+                    newly.push(i);
                 }
             }
         }
-        (0..self.matched.len())
-            .filter(|&i| self.matched[i] && !before[i])
-            .collect()
+        newly.sort_unstable();
+        newly.dedup();
+        newly
     }
 
     /// Runs the DFA over `text[from..]`; `false` when it cannot (no automaton, a quit byte,
     /// or a cache error).
-    fn run_dfa(&mut self, from: usize) -> bool {
+    fn run_dfa(&mut self, from: usize, newly: &mut Vec<usize>) -> bool {
         let Some(Automaton { dfa, cache }) = self.automaton.as_mut() else {
             return false;
         };
@@ -105,14 +112,14 @@ impl Stream {
                     return false;
                 }
                 if sid.is_match() {
-                    record(dfa, cache, sid, &mut self.matched);
+                    record(dfa, cache, sid, &mut self.matched, newly);
                 }
             }
         }
         self.state = Some(sid);
         // The end-of-input transition, on a copy: matches that end at the current end.
         match dfa.next_eoi_state(cache, sid) {
-            Ok(eoi) if eoi.is_match() => record(dfa, cache, eoi, &mut self.matched),
+            Ok(eoi) if eoi.is_match() => record(dfa, cache, eoi, &mut self.matched, newly),
             Ok(eoi) if eoi.is_quit() => return false,
             Ok(_) => {}
             Err(_) => return false,
@@ -121,23 +128,32 @@ impl Stream {
     }
 }
 
-fn record(dfa: &DFA, cache: &Cache, sid: LazyStateID, matched: &mut [bool]) {
+fn record(
+    dfa: &DFA,
+    cache: &Cache,
+    sid: LazyStateID,
+    matched: &mut [bool],
+    newly: &mut Vec<usize>,
+) {
     for i in 0..dfa.match_len(cache, sid) {
-        if let Some(m) = matched.get_mut(dfa.match_pattern(cache, sid, i).as_usize()) {
-            *m = true;
+        let pattern = dfa.match_pattern(cache, sid, i).as_usize();
+        if let Some(m) = matched.get_mut(pattern) {
+            if !*m {
+                *m = true;
+                newly.push(pattern);
+            }
         }
     }
 }
 
-fn build(patterns: &[(usize, &Regex)]) -> Result<Automaton, Box<dyn std::error::Error>> {
-    let sources: Vec<&str> = patterns.iter().map(|(_, re)| re.as_str()).collect();
+fn build(sources: &[&str]) -> Result<Automaton, Box<dyn std::error::Error>> {
     let dfa = DFA::builder()
         .configure(
             DFA::config()
                 .match_kind(MatchKind::All)
                 .unicode_word_boundary(true),
         )
-        .build_many(&sources)?;
+        .build_many(sources)?;
     let cache = dfa.create_cache();
     Ok(Automaton { dfa, cache })
 }

@@ -181,6 +181,8 @@ pub struct Rulebook {
     diagnostics: Vec<Diagnostic>,
     providers: Vec<ProviderInfo>,
     globs: OnceLock<(GlobIndex, Vec<Diagnostic>)>,
+    /// Name → position in `items` of the rule `rule://<name>` resolves to.
+    urls: OnceLock<std::collections::HashMap<String, usize>>,
 }
 
 impl Rulebook {
@@ -234,6 +236,7 @@ impl Rulebook {
             diagnostics,
             providers: registry.infos(),
             globs: OnceLock::new(),
+            urls: OnceLock::new(),
         }
     }
 
@@ -322,16 +325,46 @@ impl Rulebook {
     /// The rules `rule://` resolves, in resolution order: rulebook, then always-apply, then
     /// (Extended E5) TTSR and manual rules.
     pub fn resolvable(&self) -> Vec<&Rule> {
+        self.resolvable_positions()
+            .into_iter()
+            .map(|i| self.item(i))
+            .collect()
+    }
+
+    fn resolvable_positions(&self) -> Vec<usize> {
         let mut buckets = vec![RuleBucket::Rulebook, RuleBucket::AlwaysApply];
         if self.profile == Profile::Extended {
             buckets.extend([RuleBucket::Ttsr, RuleBucket::Manual]);
         }
-        buckets.into_iter().flat_map(|b| self.bucket(b)).collect()
+        buckets
+            .into_iter()
+            .flat_map(|b| self.partition.indices(b))
+            .collect()
     }
 
-    /// Resolves a `rule://<name>` URL (SPEC §9).
+    /// The active rule at `position` in [`Rulebook::items`].
+    fn item(&self, position: usize) -> &Rule {
+        &self.loaded.all[self.loaded.active[position]].item
+    }
+
+    /// Resolves a `rule://<name>` URL (SPEC §9): exact name, first in resolution order
+    /// ([`Rulebook::resolvable`]). Constant time after the first call.
     pub fn resolve(&self, url: &str) -> Result<Resource, ProtocolError> {
-        rulebook_protocol::resolve(url, self.resolvable())
+        let parsed = RuleUrl::parse(url)?;
+        let urls = self.urls.get_or_init(|| {
+            let mut map = std::collections::HashMap::new();
+            for i in self.resolvable_positions() {
+                map.entry(self.item(i).name.clone()).or_insert(i);
+            }
+            map
+        });
+        match urls.get(&parsed.name) {
+            Some(&i) => Ok(Resource::from_rule(self.item(i))),
+            None => Err(ProtocolError::unknown(
+                parsed.name,
+                self.resolvable().into_iter().map(|r| r.name.as_str()),
+            )),
+        }
     }
 
     /// Extended E6: completions for a name prefix (with or without `rule://`) among the
@@ -386,7 +419,11 @@ impl Rulebook {
         let rulebook = self.bucket(RuleBucket::Rulebook);
         let items: Vec<&Rule> = self.items().collect();
         let placements = &self.partition.placements;
-        let attached: Vec<Attached<'_>> = if self.profile == Profile::Extended {
+        let mut paths = paths.into_iter().peekable();
+        // No paths, nothing to attach: do not build the glob index for nothing.
+        let attached: Vec<Attached<'_>> = if self.profile == Profile::Extended
+            && paths.peek().is_some()
+        {
             self.applicable(paths)
                 .into_iter()
                 .filter(|a| matches!(placements[a.rule].bucket, None | Some(RuleBucket::Rulebook)))

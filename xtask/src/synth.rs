@@ -1,0 +1,175 @@
+//! Synthetic rule trees for benchmarks: `cargo xtask gen-tree --rules N --out DIR`.
+//!
+//! N rules spread over the four providers (native 25%, Cursor 35%, Windsurf 25%, Cline
+//! 15%), at project and user level, some in subdirectories, with a realistic mix of
+//! frontmatter: about 10% broken YAML (unquoted `globs: *.ts,*.tsx`), 20% TTSR conditions,
+//! 40% glob lists, 10% always-apply, 5% names that clash across providers, and bodies of
+//! 0.5–3 KB. A fixed seed makes every tree of one size identical.
+
+use std::fmt::Write;
+use std::fs;
+use std::path::Path;
+
+/// A small deterministic PRNG (SplitMix64): benchmarks must not depend on a crate's
+/// random stream changing between versions.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        let n = u64::try_from(n.max(1)).unwrap_or(u64::MAX);
+        usize::try_from(self.next() % n).unwrap_or(0)
+    }
+
+    /// True with probability `percent`%.
+    pub(crate) fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+const WORDS: &[&str] = &[
+    "always",
+    "prefer",
+    "avoid",
+    "use",
+    "the",
+    "module",
+    "function",
+    "error",
+    "handling",
+    "tests",
+    "before",
+    "commit",
+    "typed",
+    "interfaces",
+    "components",
+    "state",
+    "async",
+    "database",
+    "queries",
+    "migrations",
+    "logging",
+    "security",
+    "inputs",
+    "validate",
+    "naming",
+    "files",
+    "small",
+    "pure",
+    "functions",
+    "document",
+    "public",
+    "APIs",
+];
+
+const EXTENSIONS: &[&str] = &["ts", "tsx", "py", "rs", "go", "md", "css", "sql", "json"];
+const DIRS: &[&str] = &["src", "lib", "api", "web", "db", "docs", "tests", "scripts"];
+
+fn sentence(rng: &mut Rng, words: usize) -> String {
+    let mut s = String::new();
+    for i in 0..words {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(WORDS[rng.below(WORDS.len())]);
+    }
+    s
+}
+
+fn body(rng: &mut Rng) -> String {
+    let target = 500 + rng.below(2500);
+    let mut text = String::from("# Guidelines\n\n");
+    while text.len() < target {
+        let words = 6 + rng.below(10);
+        let _ = writeln!(text, "- {}.", sentence(rng, words));
+        if rng.chance(10) {
+            text.push_str("\n```ts\nexport function example(input: string): string {\n  return input.trim();\n}\n```\n\n");
+        }
+    }
+    text
+}
+
+fn glob(rng: &mut Rng) -> String {
+    let ext = EXTENSIONS[rng.below(EXTENSIONS.len())];
+    match rng.below(3) {
+        0 => format!("*.{ext}"),
+        1 => format!("{}/**/*.{ext}", DIRS[rng.below(DIRS.len())]),
+        _ => format!("{}/*.{ext}", DIRS[rng.below(DIRS.len())]),
+    }
+}
+
+/// Writes the tree; returns (rule files, bytes).
+pub(crate) fn write_tree(out: &Path, rules: usize, seed: u64) -> std::io::Result<(usize, u64)> {
+    let mut rng = Rng::new(seed);
+    let _ = fs::remove_dir_all(out);
+    let project = out.join("project");
+    let home = out.join("home");
+    fs::create_dir_all(&project)?;
+    fs::create_dir_all(&home)?;
+    let mut bytes = 0u64;
+    for i in 0..rules {
+        let roll = rng.below(100);
+        let user = rng.chance(20);
+        let (dir, ext) = match roll {
+            0..25 if user => (home.join(".xcsh/agent/rules"), "md"),
+            0..25 => (
+                project.join(".xcsh/rules"),
+                if rng.chance(30) { "mdc" } else { "md" },
+            ),
+            25..60 if user => (home.join(".cursor/rules"), "mdc"),
+            25..60 => (project.join(".cursor/rules"), "mdc"),
+            60..85 => (project.join(".windsurf/rules"), "md"),
+            _ => (project.join(".clinerules"), "md"),
+        };
+        let dir = if rng.chance(15) {
+            dir.join(format!("group-{}", rng.below(8)))
+        } else {
+            dir
+        };
+        fs::create_dir_all(&dir)?;
+        let name = if rng.chance(5) && i > 10 {
+            format!("rule-{}", rng.below(i)) // a clash with an earlier rule
+        } else {
+            format!("rule-{i}")
+        };
+        let mut text = String::from("---\n");
+        if !rng.chance(8) {
+            let _ = writeln!(text, "description: {}", sentence(&mut rng, 5));
+        }
+        if rng.chance(10) {
+            text.push_str("globs: *.ts,*.tsx\n"); // broken YAML, as Cursor writes it
+        } else if rng.chance(44) {
+            let n = 1 + rng.below(3);
+            let globs: Vec<String> = (0..n).map(|_| format!("\"{}\"", glob(&mut rng))).collect();
+            let _ = writeln!(text, "globs: [{}]", globs.join(", "));
+        }
+        if rng.chance(20) {
+            let _ = writeln!(text, "condition: \"forbidden_{}\\\\(\"", rng.below(1000));
+        }
+        if rng.chance(10) {
+            text.push_str("alwaysApply: true\n");
+        }
+        text.push_str("---\n\n");
+        text.push_str(&body(&mut rng));
+        let mut path = dir.join(format!("{name}.{ext}"));
+        if path.exists() {
+            // A clash inside one directory would overwrite a file: keep every rule.
+            path = dir.join(format!("rule-{i}.{ext}"));
+        }
+        bytes += text.len() as u64;
+        fs::write(path, text)?;
+    }
+    Ok((rules, bytes))
+}
