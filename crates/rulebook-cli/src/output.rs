@@ -544,7 +544,7 @@ impl<'a> Out<'a> {
                         book.placement(a.rule)
                             .is_some_and(|p| matches!(p.bucket, None | Some(RuleBucket::Rulebook)))
                     })
-                    .map(|a| json!({"name": a.name, "glob": a.glob, "paths": a.paths}))
+                    .map(|a| json!({"name": a.name, "glob": a.glob, "path": a.path}))
                     .collect()
             } else {
                 Vec::new()
@@ -606,21 +606,31 @@ impl<'a> Out<'a> {
 
     pub(crate) fn matches(&mut self, paths: &[PathBuf], json: bool) -> ExitCode {
         let book = self.book;
-        let hits = book.applicable(paths);
         let rules: Vec<&Rule> = book.items().collect();
+        let bucket = |rule: usize| {
+            book.placement(rule)
+                .and_then(|p| p.bucket)
+                .map(RuleBucket::as_str)
+        };
         if json {
-            let matches: Vec<Value> = hits
+            let per_path: Vec<Value> = paths
                 .iter()
-                .map(|a| {
-                    let rule = rules[a.rule];
-                    json!({
-                        "name": a.name,
-                        "glob": a.glob,
-                        "paths": a.paths,
-                        "bucket": book.placement(a.rule).and_then(|p| p.bucket).map(RuleBucket::as_str),
-                        "provider": rule.source.provider,
-                        "path": rule.path,
-                    })
+                .map(|path| {
+                    let hits: Vec<Value> = book
+                        .matches(path)
+                        .into_iter()
+                        .map(|m| {
+                            let rule = rules[m.rule];
+                            json!({
+                                "name": m.name,
+                                "glob": m.glob,
+                                "bucket": bucket(m.rule),
+                                "provider": rule.source.provider,
+                                "path": rule.path,
+                            })
+                        })
+                        .collect();
+                    json!({"path": path, "rules": hits})
                 })
                 .collect();
             let diagnostics: Vec<Value> = book
@@ -629,7 +639,7 @@ impl<'a> Out<'a> {
                 .map(diagnostic_json)
                 .collect();
             self.json(
-                &json!({"profile": self.profile(), "matches": matches, "diagnostics": diagnostics}),
+                &json!({"profile": self.profile(), "paths": per_path, "diagnostics": diagnostics}),
             );
             return ExitCode::SUCCESS;
         }
@@ -640,45 +650,35 @@ impl<'a> Out<'a> {
                 self.dim("note: the reference profile never attaches rules by glob; this shows what --profile extended would attach")
             );
         }
-        if hits.is_empty() {
-            self.text.push_str("No rule's globs match these paths.\n");
-        }
-        for a in &hits {
-            let rule = rules[a.rule];
-            let bucket = book
-                .placement(a.rule)
-                .and_then(|p| p.bucket)
-                .map_or("no bucket", RuleBucket::as_str);
-            let _ = writeln!(
-                self.text,
-                "{} {}",
-                self.bold(&a.name),
-                self.dim(&format!("({bucket}, {})", self.show(&rule.path)))
-            );
-            for m in &a.paths {
+        for path in paths {
+            let hits = book.matches(path);
+            let shown = path.display().to_string();
+            if hits.is_empty() {
+                let why = if rulebook::stages::matching::GlobIndex::relative(book.cwd(), path)
+                    .is_none()
+                {
+                    "outside the project: never matches"
+                } else {
+                    "no rule's globs match"
+                };
+                let _ = writeln!(self.text, "{}  {}", self.bold(&shown), self.dim(why));
+                continue;
+            }
+            let _ = writeln!(self.text, "{}", self.bold(&shown));
+            for m in hits {
+                let rule = rules[m.rule];
                 let _ = writeln!(
                     self.text,
-                    "  {}  {}",
-                    m.path,
-                    self.dim(&format!("by {}", m.glob))
+                    "  {}  by {}  {}",
+                    m.name,
+                    m.glob,
+                    self.dim(&format!(
+                        "({}, {})",
+                        bucket(m.rule).unwrap_or("no bucket"),
+                        self.show(&rule.path)
+                    ))
                 );
             }
-        }
-        let matched: std::collections::HashSet<&str> = hits
-            .iter()
-            .flat_map(|a| a.paths.iter().map(|m| m.path.as_str()))
-            .collect();
-        let unmatched: Vec<String> = paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .filter(|p| !matched.contains(p.replace('\\', "/").trim_start_matches("./")))
-            .collect();
-        if !unmatched.is_empty() && !hits.is_empty() {
-            let _ = writeln!(
-                self.text,
-                "{}",
-                self.dim(&format!("no rule applies to: {}", unmatched.join(" ")))
-            );
         }
         let glob_warnings = book.glob_diagnostics().to_vec();
         if !glob_warnings.is_empty() {

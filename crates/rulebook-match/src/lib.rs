@@ -29,6 +29,7 @@
 //! let hits = index.applicable("/p", ["src/deep/a.ts", "docs/x.md", "/elsewhere/b.ts"]);
 //! let names: Vec<_> = hits.iter().map(|h| (rules[h.rule].name.as_str(), h.glob.as_str())).collect();
 //! assert_eq!(names, [("ts", "*.ts"), ("docs", "docs/**")]);
+//! assert_eq!(index.matches("/p", "/p/docs/a.ts").len(), 2);
 //! ```
 
 use std::path::{Component, Path, PathBuf};
@@ -37,26 +38,27 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rulebook_rule::{Diagnostic, DiagnosticCode, Rule};
 use serde::Serialize;
 
-/// One rule that applies, with the first of its globs that matched and the paths it matched.
+/// One rule that applies to some of the given paths.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Applicable {
     /// The rule's index in the rules given to [`GlobIndex::new`].
     pub rule: usize,
     /// The rule's name.
     pub name: String,
-    /// The first (in the rule's order) glob that matched any path.
+    /// The first (in the rule's order) of its globs that matched any path.
     pub glob: String,
-    /// The given paths that matched, normalized, in input order, each with the first of the
-    /// rule's globs it matched.
-    pub paths: Vec<PathMatch>,
+    /// The first given path (normalized) that matched one of its globs.
+    pub path: String,
 }
 
-/// A path and the glob it matched.
+/// One rule that applies to one path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PathMatch {
-    /// The path, relative to the root, with `/` separators.
-    pub path: String,
-    /// The glob, as the rule wrote it.
+    /// The rule's index in the rules given to [`GlobIndex::new`].
+    pub rule: usize,
+    /// The rule's name.
+    pub name: String,
+    /// The first (in the rule's order) of its globs that matched the path.
     pub glob: String,
 }
 
@@ -126,50 +128,91 @@ impl GlobIndex {
     }
 
     /// The rules whose globs match any of `paths` (relative to `root`, or absolute under
-    /// it), in rule order. Each path is matched once against the whole set.
+    /// it), in rule order. Each path is matched once against the whole set; the cost per
+    /// path is one set match plus a few integer updates per rule that shares a matched glob.
     pub fn applicable<I, P>(&self, root: impl AsRef<Path>, paths: I) -> Vec<Applicable>
     where
         I: IntoIterator<Item = P>,
         P: AsRef<Path>,
     {
         let root = root.as_ref();
-        // Per rule: (first matching glob index, [(path, glob index)]).
-        let mut hits: Vec<Option<Hit>> = vec![None; self.rules.len()];
+        // Per rule: (first glob index that matched any path, index of the first path).
+        let mut hits: Vec<Option<(usize, usize)>> = vec![None; self.rules.len()];
+        let mut first_paths: Vec<String> = Vec::new();
         let mut scratch = Vec::new();
         for path in paths {
             let Some(relative) = normalize(root, path.as_ref()) else {
                 continue;
             };
             self.set.matches_into(relative.as_str(), &mut scratch);
+            if scratch.is_empty() {
+                continue;
+            }
+            let path_index = first_paths.len();
+            let mut used = false;
             for &(rule, glob) in scratch.iter().flat_map(|&i| &self.owners[i]) {
-                let hit = hits[rule].get_or_insert_with(|| (glob, Vec::new()));
-                hit.0 = hit.0.min(glob);
-                match hit.1.last_mut() {
-                    // The same path through another glob of the rule: keep the first glob.
-                    Some((p, g)) if *p == relative => *g = (*g).min(glob),
-                    _ => hit.1.push((relative.clone(), glob)),
+                match &mut hits[rule] {
+                    Some((g, _)) => *g = (*g).min(glob),
+                    slot @ None => {
+                        *slot = Some((glob, path_index));
+                        used = true;
+                    }
                 }
+            }
+            if used {
+                first_paths.push(relative);
             }
         }
         hits.into_iter()
             .enumerate()
             .filter_map(|(rule, hit)| {
-                let (glob, paths) = hit?;
+                let (glob, path) = hit?;
                 let (name, globs) = &self.rules[rule];
                 Some(Applicable {
                     rule,
                     name: name.clone(),
                     glob: globs[glob].clone(),
-                    paths: paths
-                        .into_iter()
-                        .map(|(path, g)| PathMatch {
-                            path,
-                            glob: globs[g].clone(),
-                        })
-                        .collect(),
+                    path: first_paths[path].clone(),
                 })
             })
             .collect()
+    }
+
+    /// The rules whose globs match one path, in rule order, each with the first of its
+    /// globs that matched. Empty for a path outside `root`.
+    pub fn matches(&self, root: impl AsRef<Path>, path: impl AsRef<Path>) -> Vec<PathMatch> {
+        let Some(relative) = normalize(root.as_ref(), path.as_ref()) else {
+            return Vec::new();
+        };
+        let mut best: Vec<(usize, usize)> = Vec::new();
+        for &(rule, glob) in self
+            .set
+            .matches(relative.as_str())
+            .iter()
+            .flat_map(|&i| &self.owners[i])
+        {
+            match best.iter_mut().find(|(r, _)| *r == rule) {
+                Some(entry) => entry.1 = entry.1.min(glob),
+                None => best.push((rule, glob)),
+            }
+        }
+        best.sort_unstable();
+        best.into_iter()
+            .map(|(rule, glob)| {
+                let (name, globs) = &self.rules[rule];
+                PathMatch {
+                    rule,
+                    name: name.clone(),
+                    glob: globs[glob].clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// The normalized form of `path` the globs are matched against (relative to `root`,
+    /// `/` separators), or `None` when it lies outside `root`.
+    pub fn relative(root: impl AsRef<Path>, path: impl AsRef<Path>) -> Option<String> {
+        normalize(root.as_ref(), path.as_ref())
     }
 
     /// How many distinct globs compiled.
@@ -182,9 +225,6 @@ impl GlobIndex {
         self.owners.is_empty()
     }
 }
-
-/// A rule's hit: the first glob index that matched, and each path with its glob index.
-type Hit = (usize, Vec<(String, usize)>);
 
 fn compile(pattern: &str) -> Result<globset::Glob, globset::Error> {
     let trimmed = pattern.trim();

@@ -4,8 +4,8 @@
 use rulebook_match::GlobIndex;
 use rulebook_rule::{FrontmatterOutcome, Level, Map, Rule, SourceMeta};
 
-/// (rule name, first glob, [(path, glob)]).
-type Summary<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
+/// (rule name, first glob, first path).
+type Summary<'a> = (&'a str, &'a str, &'a str);
 
 fn rule(name: &str, globs: &[&str]) -> Rule {
     Rule {
@@ -59,7 +59,7 @@ fn table() {
 }
 
 #[test]
-fn first_glob_and_paths_are_reported_in_rule_order() {
+fn first_glob_and_first_path_are_reported_in_rule_order() {
     let rules = [
         rule("none", &["*.go"]),
         rule("web", &["*.css", "*.html"]),
@@ -72,31 +72,27 @@ fn first_glob_and_paths_are_reported_in_rule_order() {
     let hits = index.applicable("/p", ["b.html", "a.css", "x.txt"]);
     let summary: Vec<Summary<'_>> = hits
         .iter()
-        .map(|h| {
-            (
-                h.name.as_str(),
-                h.glob.as_str(),
-                h.paths
-                    .iter()
-                    .map(|m| (m.path.as_str(), m.glob.as_str()))
-                    .collect(),
-            )
-        })
+        .map(|h| (h.name.as_str(), h.glob.as_str(), h.path.as_str()))
         .collect();
     assert_eq!(
         summary,
         [
-            (
-                "web",
-                "*.css",
-                vec![("b.html", "*.html"), ("a.css", "*.css")]
-            ),
-            (
-                "all",
-                "**",
-                vec![("b.html", "**"), ("a.css", "**"), ("x.txt", "**")]
-            ),
-            ("web-again", "*.html", vec![("b.html", "*.html")]),
+            ("web", "*.css", "b.html"),
+            ("all", "**", "b.html"),
+            ("web-again", "*.html", "b.html"),
+        ]
+    );
+    let per_path: Vec<(String, String)> = index
+        .matches("/p", "b.html")
+        .into_iter()
+        .map(|m| (m.name, m.glob))
+        .collect();
+    assert_eq!(
+        per_path,
+        [
+            ("web".to_owned(), "*.html".to_owned()),
+            ("all".to_owned(), "**".to_owned()),
+            ("web-again".to_owned(), "*.html".to_owned()),
         ]
     );
 }

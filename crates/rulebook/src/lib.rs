@@ -48,7 +48,7 @@ use rulebook_partition::{Partition, Rejection, partition};
 use rulebook_registry::{Entry, Loaded, Registry, RuleCapability};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
 
-pub use rulebook_match::Applicable;
+pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl};
@@ -386,6 +386,12 @@ impl Rulebook {
         P: AsRef<Path>,
     {
         self.glob_index().0.applicable(&self.cwd, paths)
+    }
+
+    /// Extended E3: the active rules whose globs match one path, in precedence order, each
+    /// with the first of its globs that matched.
+    pub fn matches(&self, path: impl AsRef<Path>) -> Vec<PathMatch> {
+        self.glob_index().0.matches(&self.cwd, path)
     }
 
     /// Warnings about globs that do not compile (computed on first use of globs).
