@@ -51,6 +51,9 @@ pub use rulebook_rule::DEFAULT_MAX_FILE_SIZE;
 pub struct Walked {
     /// Rule files, in walk order, each under the path it was found at (links not resolved).
     pub files: Vec<PathBuf>,
+    /// For each of `files`: whether it is a symbolic link (its real path may lie anywhere;
+    /// any other file's real path is under the walk root's).
+    pub linked: Vec<bool>,
     /// Broken links, unfollowed directory links, unreadable subdirectories.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -127,6 +130,7 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
         };
         if is_file {
             walked.files.push(path.to_path_buf());
+            walked.linked.push(entry.path_is_symlink());
         }
     }
     walked
@@ -165,6 +169,11 @@ impl ReadOptions {
     pub fn project_root(mut self, root: Option<PathBuf>) -> Self {
         self.project_root = root.map(|r| fs::canonicalize(&r).unwrap_or(r));
         self
+    }
+
+    /// The resolved project root of E10, if one is set.
+    pub fn boundary(&self) -> Option<&Path> {
+        self.project_root.as_deref()
     }
 
     /// Append the operating system's reason to `Failed to read file: <path>`.
@@ -214,7 +223,10 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
             return (None, diagnostics);
         }
     };
-    let mut bytes = Vec::new();
+    // One allocation of the right size (the length is only a hint: the file may change).
+    let hint = file.metadata().map_or(0, |m| m.len());
+    let hint = options.max_size.map_or(hint, |max| hint.min(max.saturating_add(1)));
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
     let result = match options.max_size {
         Some(max) => (&mut file)
             .take(max.saturating_add(1))
@@ -240,11 +252,14 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
             return (None, diagnostics);
         }
     }
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let text = match std::str::from_utf8(body) {
-        Ok(text) => text.to_owned(),
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
         Err(err) => {
-            let valid = &body[..err.valid_up_to()];
+            let body = err.as_bytes();
+            let valid = &body[..err.utf8_error().valid_up_to()];
             let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
             diagnostics.push(
                 Diagnostic::warning(

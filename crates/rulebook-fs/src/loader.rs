@@ -82,13 +82,25 @@ impl FileLoader {
     ) {
         let walked = walk_rules_dir(dir, extensions);
         out.diagnostics.extend(walked.diagnostics);
-        let options = self.read_options(level, project_root);
-        for path in walked.files {
+        let checked = self.read_options(level, project_root);
+        // E10 needs a file's real path. A file that is not a link lies where the walk root
+        // really is, so one `canonicalize` of the root answers for all of them; only links
+        // are resolved one by one.
+        let root_inside = checked.boundary().is_none_or(|boundary| {
+            std::fs::canonicalize(dir).is_ok_and(|real| real.starts_with(boundary))
+        });
+        let unchecked = self.read_options(level, None);
+        for (path, linked) in walked.files.iter().zip(walked.linked) {
             let name = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            self.load_one(&path, &name, level, &options, out);
+            let options = if root_inside && !linked {
+                &unchecked
+            } else {
+                &checked
+            };
+            self.load_one(path, &name, level, options, out);
         }
     }
 
