@@ -58,13 +58,23 @@ pub struct Walked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The deepest a walk goes below its root: deeper entries are skipped with a warning.
+pub const MAX_WALK_DEPTH: usize = 256;
+
+/// The most entries one walk visits: a rules directory that is really `/` (a symlink
+/// `.clinerules -> /`) must not turn discovery into a scan of the whole disk.
+pub const MAX_WALK_ENTRIES: usize = 200_000;
+
 /// Lists the rule files under `dir` whose extension is one of `extensions` (without dot,
-/// case-sensitive). See the crate docs for the rules of the walk.
+/// case-sensitive). See the crate docs for the rules of the walk. A walk stops at
+/// [`MAX_WALK_DEPTH`] levels and [`MAX_WALK_ENTRIES`] entries, with a warning.
 pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
     let mut walked = Walked::default();
     if !dir.is_dir() {
         return walked;
     }
+    let mut visited = 0usize;
+    let mut too_deep = 0usize;
     let walker = ignore::WalkBuilder::new(dir)
         .hidden(true)
         .ignore(true)
@@ -76,9 +86,24 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
         .parents(true)
         .follow_links(false)
         .filter_entry(|e| e.file_name() != "node_modules")
+        .max_depth(Some(MAX_WALK_DEPTH + 1))
         .sort_by_file_name(Ord::cmp)
         .build();
     for entry in walker {
+        visited += 1;
+        if visited > MAX_WALK_ENTRIES {
+            walked.diagnostics.push(
+                Diagnostic::warning(
+                    DiagnosticCode::WalkFailed,
+                    format!(
+                        "Stopped walking {} after {MAX_WALK_ENTRIES} entries; rule files beyond them were not read (is it a link to a large tree?)",
+                        dir.display()
+                    ),
+                )
+                .with_path(dir),
+            );
+            break;
+        }
         let entry = match entry {
             Ok(entry) => entry,
             Err(err) => {
@@ -93,6 +118,10 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
             }
         };
         if entry.depth() == 0 {
+            continue;
+        }
+        if entry.depth() > MAX_WALK_DEPTH {
+            too_deep += 1;
             continue;
         }
         let path = entry.path();
@@ -132,6 +161,18 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
             walked.files.push(path.to_path_buf());
             walked.linked.push(entry.path_is_symlink());
         }
+    }
+    if too_deep > 0 {
+        walked.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::WalkFailed,
+                format!(
+                    "Skipped {too_deep} entries more than {MAX_WALK_DEPTH} levels below {}",
+                    dir.display()
+                ),
+            )
+            .with_path(dir),
+        );
     }
     walked
 }
@@ -225,7 +266,9 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
     };
     // One allocation of the right size (the length is only a hint: the file may change).
     let hint = file.metadata().map_or(0, |m| m.len());
-    let hint = options.max_size.map_or(hint, |max| hint.min(max.saturating_add(1)));
+    let hint = options
+        .max_size
+        .map_or(hint, |max| hint.min(max.saturating_add(1)));
     let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
     let result = match options.max_size {
         Some(max) => (&mut file)

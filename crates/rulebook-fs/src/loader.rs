@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use rulebook_rule::coerce::FieldPolicy;
-use rulebook_rule::{Diagnostic, Level, Profile, Rule, RuleFile, SourceMeta, build_rule};
+use rulebook_rule::{
+    Diagnostic, DiagnosticCode, Level, Profile, Rule, RuleFile, SourceMeta, build_rule,
+};
 
 use crate::{ReadOptions, read_rule_file, walk_rules_dir};
 
@@ -80,15 +82,32 @@ impl FileLoader {
         project_root: Option<&Path>,
         out: &mut Loaded,
     ) {
-        let walked = walk_rules_dir(dir, extensions);
-        out.diagnostics.extend(walked.diagnostics);
         let checked = self.read_options(level, project_root);
         // E10 needs a file's real path. A file that is not a link lies where the walk root
         // really is, so one `canonicalize` of the root answers for all of them; only links
-        // are resolved one by one.
-        let root_inside = checked.boundary().is_none_or(|boundary| {
-            std::fs::canonicalize(dir).is_ok_and(|real| real.starts_with(boundary))
-        });
+        // are resolved one by one. A root that is itself outside (`.clinerules -> /`) is
+        // refused before it is walked.
+        let real_root = std::fs::canonicalize(dir);
+        if let (Some(boundary), Ok(real)) = (checked.boundary(), &real_root) {
+            if !real.starts_with(boundary) {
+                out.diagnostics.push(
+                    Diagnostic::warning(
+                        DiagnosticCode::OutsideProject,
+                        format!(
+                            "Refused the rules directory {}: its real path {} is outside the project directory {}",
+                            dir.display(),
+                            real.display(),
+                            boundary.display()
+                        ),
+                    )
+                    .with_path(dir),
+                );
+                return;
+            }
+        }
+        let root_inside = checked.boundary().is_none() || real_root.is_ok();
+        let walked = walk_rules_dir(dir, extensions);
+        out.diagnostics.extend(walked.diagnostics);
         let unchecked = self.read_options(level, None);
         for (path, linked) in walked.files.iter().zip(walked.linked) {
             let name = path
