@@ -12,6 +12,8 @@
     reason = "sizes and durations are reported as approximate floats"
 )]
 
+mod fuzz;
+
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -71,6 +73,9 @@ fn peak_rss() -> Option<u64> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("fuzz") {
+        return fuzz::main(&args[1..]);
+    }
     if args.first().map(String::as_str) == Some("peak-mem") {
         // Child mode: discover once, render, and report the high-water mark.
         let dir = PathBuf::from(&args[1]);

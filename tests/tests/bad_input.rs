@@ -121,7 +121,10 @@ fn one_hundred_thousand_rule_files_in_one_directory() {
 #[test]
 fn two_hundred_levels_deep() {
     let p = Project::new();
-    let deep = (0..200).map(|i| format!("d{i}/")).collect::<Vec<_>>().concat();
+    let deep = (0..200)
+        .map(|i| format!("d{i}/"))
+        .collect::<Vec<_>>()
+        .concat();
     p.write(
         &format!(".xcsh/rules/{deep}deep.md"),
         b"---\ndescription: deep\n---\nfound\n",

@@ -21,6 +21,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("gen-tree") => gen_tree(&args[1..]),
         Some("bench") => bench(&args[1..]),
+        Some("fuzz") => fuzz(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())
@@ -43,7 +44,9 @@ commands:
                                   unreferenced snapshots, docs
   gen-tree --rules N --out DIR    write a synthetic rule tree (DIR/project, DIR/home)
   bench [--quick]                 generate trees (10..10,000 rules), build in release,
-                                  run the benchmarks, print the table";
+                                  run the benchmarks, print the table
+  fuzz [--seconds S] [TARGET...]  time-boxed random testing of frontmatter, protocol,
+                                  ttsr (default: all three, 60 s each)";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -178,6 +181,36 @@ fn bench(args: &[String]) -> Result<(), String> {
         cmd.arg("--tree").arg(t);
     }
     run("bench", &mut cmd)
+}
+
+fn fuzz(args: &[String]) -> Result<(), String> {
+    let seconds = flag(args, "--seconds").unwrap_or("60");
+    let mut targets: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| ["frontmatter", "protocol", "ttsr"].contains(a))
+        .collect();
+    if targets.is_empty() {
+        targets = vec!["frontmatter", "protocol", "ttsr"];
+    }
+    run(
+        "build",
+        cargo().args(["build", "--release", "--locked", "-p", "rulebook-bench"]),
+    )?;
+    let target =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let bin = target
+        .join("release")
+        .join(format!("rulebook-bench{}", env::consts::EXE_SUFFIX));
+    for t in targets {
+        run(
+            &format!("fuzz {t}"),
+            Command::new(&bin)
+                .args(["fuzz", t, seconds])
+                .arg(root().join("../shared/corpus")),
+        )?;
+    }
+    Ok(())
 }
 
 /// Every committed `.snap` must have been read by a test in this run: a stale snapshot is
