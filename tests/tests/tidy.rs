@@ -1,0 +1,94 @@
+//! Keeps the layering of ARCHITECTURE.md true: each crate depends only on the crates
+//! below it, and nothing depends on the facade or the CLI.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+/// For each crate, the workspace crates it may depend on (normal dependencies).
+fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
+    let providers: &[&str] = &["rulebook-fs", "rulebook-registry", "rulebook-rule"];
+    BTreeMap::from([
+        ("rulebook-frontmatter", &[][..]),
+        ("rulebook-rule", &["rulebook-frontmatter"][..]),
+        ("rulebook-fs", &["rulebook-rule"][..]),
+        ("rulebook-registry", &["rulebook-rule"][..]),
+        ("rulebook-provider-native", providers),
+        ("rulebook-provider-cursor", providers),
+        ("rulebook-provider-windsurf", providers),
+        ("rulebook-provider-cline", providers),
+        ("rulebook-partition", &["rulebook-rule"][..]),
+        ("rulebook-prompt", &["rulebook-rule"][..]),
+        ("rulebook-protocol", &["rulebook-rule"][..]),
+        ("rulebook-ttsr", &["rulebook-rule"][..]),
+        ("rulebook-match", &["rulebook-rule"][..]),
+        (
+            "rulebook",
+            &[
+                "rulebook-fs",
+                "rulebook-match",
+                "rulebook-partition",
+                "rulebook-prompt",
+                "rulebook-protocol",
+                "rulebook-provider-cline",
+                "rulebook-provider-cursor",
+                "rulebook-provider-native",
+                "rulebook-provider-windsurf",
+                "rulebook-registry",
+                "rulebook-rule",
+                "rulebook-ttsr",
+            ][..],
+        ),
+        ("rulebook-cli", &["rulebook"][..]),
+        (
+            "rulebook-bench",
+            &["rulebook", "rulebook-frontmatter", "rulebook-ttsr"][..],
+        ),
+        ("rulebook-tests", &[][..]),
+        ("xtask", &[][..]),
+    ])
+}
+
+#[test]
+fn dependencies_point_one_way() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let allowed = allowed();
+    let packages = metadata["packages"].as_array().unwrap();
+    let names: Vec<&str> = packages
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    for package in packages {
+        let name = package["name"].as_str().unwrap();
+        let Some(may) = allowed.get(name) else {
+            panic!("{name} is not in the layering table of tests/tests/tidy.rs: add it");
+        };
+        for dep in package["dependencies"].as_array().unwrap() {
+            let dep_name = dep["name"].as_str().unwrap();
+            let is_dev = dep["kind"].as_str() == Some("dev");
+            if names.contains(&dep_name) && !is_dev {
+                assert!(
+                    may.contains(&dep_name),
+                    "{name} depends on {dep_name}, which breaks the layering of ARCHITECTURE.md"
+                );
+            }
+        }
+    }
+}
