@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Some("gen-tree") => gen_tree(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
+        Some("new-provider") => new_provider(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())
@@ -46,7 +47,9 @@ commands:
   bench [--quick]                 generate trees (10..10,000 rules), build in release,
                                   run the benchmarks, print the table
   fuzz [--seconds S] [TARGET...]  time-boxed random testing of frontmatter, protocol,
-                                  ttsr (default: all three, 60 s each)";
+                                  ttsr (default: all three, 60 s each)
+  new-provider NAME               scaffold crates/rulebook-provider-NAME (reads
+                                  .NAME/rules/*.md), a fixture and a snapshot test";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -210,6 +213,161 @@ fn fuzz(args: &[String]) -> Result<(), String> {
                 .arg(root().join("../shared/corpus")),
         )?;
     }
+    Ok(())
+}
+
+fn new_provider(args: &[String]) -> Result<(), String> {
+    let name = args
+        .first()
+        .ok_or("new-provider needs a NAME (lower-case, e.g. `zed`)")?;
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return Err(format!("`{name}`: use lower-case letters, digits and `-`"));
+    }
+    let krate = format!("rulebook-provider-{name}");
+    let dir = root().join("crates").join(&krate);
+    if dir.exists() {
+        return Err(format!("{} exists already", dir.display()));
+    }
+    let ident = name.replace('-', "_");
+    let type_name: String = name
+        .split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |c| {
+                c.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect();
+    let write = |path: PathBuf, text: String| -> Result<(), String> {
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    write(
+        dir.join("Cargo.toml"),
+        format!(
+            r#"[package]
+name = "{krate}"
+description = "The {type_name} rules provider of rulebook: `.{name}/rules/*.md`."
+version.workspace = true
+edition.workspace = true
+rust-version.workspace = true
+license.workspace = true
+publish.workspace = true
+
+[dependencies]
+rulebook-fs = {{ workspace = true }}
+rulebook-registry = {{ workspace = true }}
+rulebook-rule = {{ workspace = true }}
+
+[dev-dependencies]
+insta = {{ workspace = true }}
+
+[lints]
+workspace = true
+"#
+        ),
+    )?;
+    write(
+        dir.join("src/lib.rs"),
+        format!(
+            r#"//! The {type_name} rules provider: `<cwd>/.{name}/rules/*.md` (project) and
+//! `~/.{name}/rules/*.md` (user), project first. Fields follow [`FieldPolicy::NATIVE`];
+//! pick another row of the table if the tool reads its frontmatter differently.
+//!
+//! Register it next to the defaults: `let mut registry = rulebook::Options::new().registry();`,
+//! `registry.register({type_name}Provider)?;`, then `rulebook::Rulebook::discover_with(cwd,
+//! home, profile, &registry)`.
+//!
+//! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+
+use rulebook_fs::{{FileLoader, Loaded}};
+use rulebook_registry::{{LoadContext, LoadResult, Provider, ProviderError, RuleCapability}};
+use rulebook_rule::coerce::FieldPolicy;
+use rulebook_rule::{{Level, Rule}};
+
+/// The {type_name} provider (id `{name}`, priority 30).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct {type_name}Provider;
+
+impl Provider<RuleCapability> for {type_name}Provider {{
+    fn id(&self) -> &'static str {{
+        "{name}"
+    }}
+
+    fn display_name(&self) -> &'static str {{
+        "{type_name}"
+    }}
+
+    fn description(&self) -> &'static str {{
+        "{type_name} rules: .{name}/rules/*.md (project, then user)"
+    }}
+
+    fn priority(&self) -> i32 {{
+        30
+    }}
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {{
+        let loader = FileLoader::new("{name}", "{type_name}", FieldPolicy::NATIVE, ctx.profile)
+            .max_size(ctx.size_cap());
+        let mut out = Loaded::default();
+        let dir = ".{name}/rules";
+        loader.load_dir(&ctx.cwd.join(dir), &["md"], Level::Project, Some(&ctx.cwd), &mut out);
+        loader.load_dir(&ctx.home.join(dir), &["md"], Level::User, None, &mut out);
+        Ok(LoadResult {{
+            items: out.rules,
+            diagnostics: out.diagnostics,
+        }})
+    }}
+}}
+"#
+        ),
+    )?;
+    write(
+        dir.join("tests/provider.rs"),
+        format!(
+            r#"//! The provider over its fixture.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::Path;
+
+use rulebook_provider_{ident}::{type_name}Provider;
+use rulebook_registry::{{LoadContext, Provider}};
+
+#[test]
+fn loads_the_fixture() {{
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/provider-{name}");
+    let ctx = LoadContext::new(root.join("project"), root.join("home"));
+    let loaded = {type_name}Provider.load(&ctx).unwrap();
+    let names: Vec<String> = loaded
+        .items
+        .iter()
+        .map(|r| format!("{{}}: {{:?}}", r.name, r.description))
+        .collect();
+    insta::assert_yaml_snapshot!(names);
+}}
+"#
+        ),
+    )?;
+    write(
+        root().join(format!(
+            "fixtures/provider-{name}/project/.{name}/rules/example.md"
+        )),
+        "---
+description: An example rule
+---
+Replace me.
+"
+        .to_owned(),
+    )?;
+    eprintln!(
+        "xtask: created {krate}. Next: run `cargo test -p {krate}` and review the new snapshot, add the crate to [workspace.dependencies], and register {type_name}Provider where it is used."
+    );
     Ok(())
 }
 
