@@ -1,0 +1,86 @@
+//! A provider from outside the workspace's list joins the defaults without any change to
+//! the registry: it only implements `Provider<RuleCapability>`.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::Path;
+
+use rulebook::stages::fs::{FileLoader, Loaded};
+use rulebook::stages::registry::{LoadContext, LoadResult, ProviderError, RuleCapability};
+use rulebook::stages::rule::coerce::FieldPolicy;
+use rulebook::{Level, Profile, Provider, Rule, RuleBucket, Rulebook};
+
+/// Reads `.zed/rules/*.md` at priority 60: above Cursor, below native.
+struct Zed;
+
+impl Provider<RuleCapability> for Zed {
+    fn id(&self) -> &'static str {
+        "zed"
+    }
+    fn display_name(&self) -> &'static str {
+        "Zed"
+    }
+    fn description(&self) -> &'static str {
+        "Zed rules"
+    }
+    fn priority(&self) -> i32 {
+        60
+    }
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let loader = FileLoader::new("zed", "Zed", FieldPolicy::CURSOR, ctx.profile);
+        let mut out = Loaded::default();
+        loader.load_dir(
+            &ctx.cwd.join(".zed/rules"),
+            &["md"],
+            Level::Project,
+            Some(&ctx.cwd),
+            &mut out,
+        );
+        Ok(LoadResult {
+            items: out.rules,
+            diagnostics: out.diagnostics,
+        })
+    }
+}
+
+#[test]
+fn a_new_provider_takes_its_place_by_priority() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        ".zed/rules/style.md",
+        "---\ndescription: zed style\n---\nZed.",
+    );
+    write(
+        ".cursor/rules/style.mdc",
+        "---\ndescription: cursor style\n---\nCursor.",
+    );
+    let mut registry = rulebook::Options::new().registry();
+    registry.register(Zed).unwrap();
+    let book = Rulebook::discover_with(
+        dir.path(),
+        Some(dir.path().join("home")),
+        Profile::Extended,
+        &registry,
+    );
+    let rulebook: Vec<(&str, &str)> = book
+        .bucket(RuleBucket::Rulebook)
+        .iter()
+        .map(|r| (r.name.as_str(), r.source.provider.as_str()))
+        .collect();
+    assert_eq!(rulebook, [("style", "zed")]);
+    let (loser, winner) = book.shadowed().next().unwrap();
+    assert_eq!(
+        (
+            loser.source.provider.as_str(),
+            winner.source.provider.as_str()
+        ),
+        ("cursor", "zed")
+    );
+    let ids: Vec<&str> = book.providers().iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["native", "zed", "cursor", "windsurf", "cline"]);
+    assert!(Path::new(&book.items().next().unwrap().path).ends_with(".zed/rules/style.md"));
+}
