@@ -1,3 +1,30 @@
-//! End-to-end tests of rulebook live in this crate's `tests/` folder: they run the built
-//! `rulebook` binary over `fixtures/` and snapshot what a person sees. The library is
-//! empty.
+//! Helpers of rulebook's end-to-end tests, which live in this crate's `tests/` folder: they
+//! run the built `rulebook` binary over `fixtures/` and the shared corpus.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (this crate's parent), resolved.
+pub fn workspace_root() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::canonicalize(&root).unwrap_or(root)
+}
+
+/// The `rulebook` binary cargo built for this test run: next to the test's own binary.
+///
+/// # Panics
+/// When it was not built: run the tests through `cargo test --workspace` (or
+/// `cargo xtask ci`), which builds it.
+pub fn rulebook_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_default();
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(Path::new("."));
+    let path = dir.join(format!("rulebook{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} does not exist: run these tests through `cargo test --workspace` (or `cargo xtask ci`), which builds the binary",
+        path.display()
+    );
+    path
+}

@@ -313,13 +313,7 @@ fn the_binary_survives_all_of_it() {
         ".cursor/rules/bad.mdc",
         b"---\nglobs: *.ts\ncondition: \"(\"\n---\n",
     );
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join(format!("rulebook{}", std::env::consts::EXE_SUFFIX));
-    let output = std::process::Command::new(bin)
+    let output = std::process::Command::new(rulebook_tests::rulebook_binary())
         .args(["check", "--json", "--cwd"])
         .arg(p.root())
         .arg("--home")

@@ -2,31 +2,16 @@
 //! person runs it. Absolute paths of this machine are redacted to `[ROOT]`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn root() -> PathBuf {
-    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap()
-}
-
-/// The `rulebook` binary cargo built for this test run (next to this test's own binary).
-fn binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap();
-    let path = dir.join(format!("rulebook{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "{} does not exist: run these tests through `cargo test --workspace` (or `cargo xtask ci`), which builds the binary",
-        path.display()
-    );
-    path
-}
+use rulebook_tests::{rulebook_binary, workspace_root};
 
 /// Runs `rulebook` with the demo fixture and returns a redacted transcript.
 fn run(args: &[&str]) -> String {
-    let root = root();
+    let root = workspace_root();
     let demo = root.join("fixtures/demo");
-    let output = Command::new(binary())
+    let output = Command::new(rulebook_binary())
         .args(args)
         .arg("--cwd")
         .arg(demo.join("project"))
@@ -109,11 +94,11 @@ cli_snapshot!(
 /// The shape of `list --json` is a documented contract: pin its keys.
 #[test]
 fn list_json_shape_is_stable() {
-    let output = Command::new(binary())
+    let output = Command::new(rulebook_binary())
         .args(["list", "--json", "--cwd"])
-        .arg(root().join("fixtures/demo/project"))
+        .arg(workspace_root().join("fixtures/demo/project"))
         .arg("--home")
-        .arg(root().join("fixtures/demo/home"))
+        .arg(workspace_root().join("fixtures/demo/home"))
         .output()
         .unwrap();
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();

@@ -12,22 +12,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use rulebook_tests::{rulebook_binary, workspace_root};
+
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap()
-}
-
-fn binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap();
-    let path = dir.join(format!("rulebook{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "build the binary first: cargo test --workspace"
-    );
-    path
-}
 
 /// One project tree to run the binary on, and how many rule files it holds.
 struct Tree {
@@ -136,7 +123,7 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
 }
 
 fn run_json(tree: &Tree, args: &[&str]) -> (i32, Value) {
-    let output = Command::new(binary())
+    let output = Command::new(rulebook_binary())
         .args(args)
         .arg("--json")
         .arg("--cwd")
@@ -167,7 +154,7 @@ fn run_json(tree: &Tree, args: &[&str]) -> (i32, Value) {
 
 #[test]
 fn corpus_loads_without_panic_and_every_file_is_accounted_for() {
-    let corpus = root().join("../shared/corpus");
+    let corpus = workspace_root().join("../shared/corpus");
     if !corpus.join("MANIFEST.tsv").exists() {
         eprintln!("skipped: no corpus at {}", corpus.display());
         return;
