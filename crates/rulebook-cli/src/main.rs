@@ -23,7 +23,13 @@ use output::Out;
 
 /// Which rules will an agent see, and why?
 #[derive(Debug, Parser)]
-#[command(name = "rulebook", version, about, long_about = None)]
+#[command(
+    name = "rulebook",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit codes: 0 success; 1 a failed lookup (read, explain NAME) or a failed check; 2 a usage error.\nColour only on a terminal, never with NO_COLOR."
+)]
 struct Cli {
     /// The project directory (default: the current directory).
     #[arg(long, global = true, value_name = "DIR")]
