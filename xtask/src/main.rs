@@ -318,7 +318,9 @@ impl Provider<RuleCapability> for {type_name}Provider {{
         let mut out = Loaded::default();
         let dir = ".{name}/rules";
         loader.load_dir(&ctx.cwd.join(dir), &["md"], Level::Project, Some(&ctx.cwd), &mut out);
-        loader.load_dir(&ctx.home.join(dir), &["md"], Level::User, None, &mut out);
+        if let Some(user) = ctx.in_home(dir) {{
+            loader.load_dir(&user, &["md"], Level::User, None, &mut out);
+        }}
         Ok(LoadResult {{
             items: out.rules,
             diagnostics: out.diagnostics,

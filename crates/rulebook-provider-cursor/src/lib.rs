@@ -47,7 +47,9 @@ impl Provider<RuleCapability> for CursorProvider {
             .max_size(ctx.size_cap());
         let mut out = Loaded::default();
         let dir = ".cursor/rules";
-        loader.load_dir(&ctx.home.join(dir), EXTENSIONS, Level::User, None, &mut out);
+        if let Some(user) = ctx.in_home(dir) {
+            loader.load_dir(&user, EXTENSIONS, Level::User, None, &mut out);
+        }
         loader.load_dir(
             &ctx.cwd.join(dir),
             EXTENSIONS,

@@ -141,13 +141,9 @@ impl Provider<RuleCapability> for NativeProvider {
             Some(&ctx.cwd),
             &mut out,
         );
-        loader.load_dir(
-            &ctx.home.join(&self.config.user_dir),
-            EXTENSIONS,
-            Level::User,
-            None,
-            &mut out,
-        );
+        if let Some(user) = ctx.in_home(&self.config.user_dir) {
+            loader.load_dir(&user, EXTENSIONS, Level::User, None, &mut out);
+        }
         Ok(LoadResult {
             items: out.rules,
             diagnostics: out.diagnostics,

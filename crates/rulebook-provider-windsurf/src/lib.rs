@@ -50,10 +50,12 @@ impl Provider<RuleCapability> for WindsurfProvider {
         let loader = FileLoader::new("windsurf", "Windsurf", FieldPolicy::WINDSURF, ctx.profile)
             .max_size(ctx.size_cap());
         let mut out = Loaded::default();
-        let global = ctx.home.join(".codeium/windsurf/memories/global_rules.md");
         let mut whole_files = Vec::new();
-        if let Some(i) = loader.load_file(&global, "global_rules", Level::User, None, &mut out) {
-            whole_files.push(i);
+        if let Some(global) = ctx.in_home(".codeium/windsurf/memories/global_rules.md") {
+            if let Some(i) = loader.load_file(&global, "global_rules", Level::User, None, &mut out)
+            {
+                whole_files.push(i);
+            }
         }
         loader.load_dir(
             &ctx.cwd.join(".windsurf/rules"),

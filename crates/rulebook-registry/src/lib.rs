@@ -91,7 +91,8 @@ pub trait Capability: 'static {
 pub struct LoadContext {
     /// The working directory (the project).
     pub cwd: PathBuf,
-    /// The user's home.
+    /// The user's home; empty when it is unknown (then no user-level source is read: see
+    /// [`LoadContext::in_home`]).
     pub home: PathBuf,
     /// The nearest ancestor of `cwd` (itself included) that holds `.git`, if any.
     pub repo_root: Option<PathBuf>,
@@ -125,6 +126,12 @@ impl LoadContext {
     pub fn max_file_size(mut self, bytes: u64) -> Self {
         self.max_file_size = bytes;
         self
+    }
+
+    /// `rel` under the home, or `None` when the home is unknown. Providers use this for
+    /// user-level sources, so an unknown home never turns into the working directory.
+    pub fn in_home(&self, rel: impl AsRef<Path>) -> Option<PathBuf> {
+        (!self.home.as_os_str().is_empty()).then(|| self.home.join(rel))
     }
 
     /// The size cap in force: `Some` in Extended, `None` (no cap) in Reference.

@@ -174,3 +174,13 @@ fn validation_order_differs_by_profile() {
     );
     assert_eq!(extended.all[1].status, Status::Active);
 }
+
+#[test]
+fn an_unknown_home_has_no_user_sources() {
+    use std::path::PathBuf;
+    assert_eq!(LoadContext::new("/p", "").in_home(".cursor/rules"), None);
+    assert_eq!(
+        LoadContext::new("/p", "/h").in_home(".cursor/rules"),
+        Some(PathBuf::from("/h/.cursor/rules"))
+    );
+}

@@ -190,7 +190,7 @@ impl Rulebook {
     /// Never fails: unreadable sources are diagnostics.
     pub fn discover(cwd: impl AsRef<Path>, home: Option<PathBuf>, options: &Options) -> Self {
         let registry = options.registry();
-        let cwd = absolute(cwd.as_ref());
+        let cwd = absolute(cwd_or_dot(cwd.as_ref()));
         let home = absolute(&home.or_else(dirs::home_dir).unwrap_or_default());
         let mut ctx = LoadContext::new(&cwd, &home).profile(options.profile);
         if let Some(bytes) = options.max_file_size {
@@ -206,7 +206,7 @@ impl Rulebook {
         profile: Profile,
         registry: &RuleRegistry,
     ) -> Self {
-        let cwd = absolute(cwd.as_ref());
+        let cwd = absolute(cwd_or_dot(cwd.as_ref()));
         let home = absolute(&home.or_else(dirs::home_dir).unwrap_or_default());
         Self::discover_in(LoadContext::new(&cwd, &home).profile(profile), registry)
     }
@@ -460,6 +460,19 @@ impl Rulebook {
     }
 }
 
+/// `path` made absolute against the process's directory (links are not resolved); an
+/// empty path stays empty (an unknown home) — callers turn an empty cwd into `.` first.
 fn absolute(path: &Path) -> PathBuf {
+    if path.as_os_str().is_empty() {
+        return PathBuf::new();
+    }
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn cwd_or_dot(path: &Path) -> &Path {
+    if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    }
 }
