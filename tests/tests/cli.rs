@@ -9,8 +9,13 @@ use rulebook_tests::{rulebook_binary, workspace_root};
 
 /// Runs `rulebook` with the demo fixture and returns a redacted transcript.
 fn run(args: &[&str]) -> String {
+    run_in("demo", args)
+}
+
+/// Runs `rulebook` on `fixtures/<fixture>/{project,home}`.
+fn run_in(fixture: &str, args: &[&str]) -> String {
     let root = workspace_root();
-    let demo = root.join("fixtures/demo");
+    let demo = root.join("fixtures").join(fixture);
     let output = Command::new(rulebook_binary())
         .args(args)
         .arg("--cwd")
@@ -90,6 +95,21 @@ cli_snapshot!(
     match_reference,
     ["match", "--profile", "reference", "api/orders.py"]
 );
+cli_snapshot!(complete, ["complete", "rule://t"]);
+cli_snapshot!(
+    complete_json_reference,
+    ["complete", "--json", "--profile", "reference"]
+);
+
+#[test]
+fn explain_refused_symlink() {
+    insta::assert_snapshot!(run_in("e10-boundary", &["explain"]));
+}
+
+#[test]
+fn check_refused_symlink() {
+    insta::assert_snapshot!(run_in("e10-boundary", &["check"]));
+}
 
 /// The shape of `list --json` is a documented contract: pin its keys.
 #[test]

@@ -1,7 +1,7 @@
 //! `rulebook`: which rules will an agent see, and why?
 //!
 //! Commands: `list`, `explain [NAME]`, `prompt [--paths P...]`, `read rule://NAME`,
-//! `check`, `match PATH...`. Every command takes `--cwd`, `--home`, `--profile` and
+//! `check`, `match PATH...`, `complete [PREFIX]`. Every command takes `--cwd`, `--home`, `--profile` and
 //! `--json`. Exit codes: 0 on success, 1 on a failed lookup or a failed check, 2 on a
 //! usage error. Colour is used only when standard output is a terminal and `NO_COLOR` is
 //! unset or empty.
@@ -83,6 +83,12 @@ enum Command {
     },
     /// Lint the rule files; exits 1 when any error is found.
     Check,
+    /// Completions for a rule:// name prefix: the URLs `read` resolves, with descriptions.
+    Complete {
+        /// A name prefix, with or without rule:// (default: every name).
+        #[arg(default_value = "")]
+        prefix: String,
+    },
     /// Which rules apply to these files by their globs.
     Match {
         /// Paths relative to the project directory.
@@ -125,6 +131,7 @@ fn main() -> ExitCode {
         Command::Read { url } => out.read(url, cli.json),
         Command::Check => check::run(&mut out, cli.json),
         Command::Match { paths } => out.matches(paths, cli.json),
+        Command::Complete { prefix } => out.complete(prefix, cli.json),
     };
     let text = out.finish();
     let mut stdout = std::io::stdout().lock();

@@ -4,7 +4,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rulebook::{Diagnostic, Rule, RuleBucket, Rulebook, Status};
+use rulebook::{Diagnostic, DiagnosticCode, Rule, RuleBucket, Rulebook, Status};
 use serde_json::{Value, json};
 
 /// The output being built, and what it needs to know.
@@ -271,12 +271,14 @@ impl<'a> Out<'a> {
         if json {
             let files: Vec<Value> = (0..book.all().len()).map(|i| self.file_json(i)).collect();
             let diagnostics: Vec<Value> = book.diagnostics().iter().map(diagnostic_json).collect();
+            let not_loaded: Vec<Value> = not_loaded(book).map(diagnostic_json).collect();
             let value = json!({
                 "profile": self.profile(),
                 "cwd": book.cwd(),
                 "home": book.home(),
                 "providers": book.providers(),
                 "files": files,
+                "not_loaded": not_loaded,
                 "diagnostics": diagnostics,
             });
             self.json(&value);
@@ -307,16 +309,40 @@ impl<'a> Out<'a> {
                 .filter(|&i| book.all()[i].provider == provider.id)
                 .collect();
             let state = if provider.enabled { "" } else { ", disabled" };
+            let refused = not_loaded(book)
+                .filter(|d| d.provider.as_deref() == Some(&provider.display_name))
+                .count();
+            let refused = if refused > 0 {
+                format!(", {refused} not loaded")
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 self.text,
                 "\n{} {}",
                 self.bold(&format!("{} ({})", provider.display_name, provider.id)),
                 self.dim(&format!(
-                    "priority {}{state}: {} file(s)",
+                    "priority {}{state}: {} file(s){refused}",
                     provider.priority,
                     indices.len()
                 ))
             );
+            for d in
+                not_loaded(book).filter(|d| d.provider.as_deref() == Some(&provider.display_name))
+            {
+                let path = d.path.as_deref().map(|p| self.show(p)).unwrap_or_default();
+                let pad = " ".repeat(path_width.saturating_sub(path.chars().count()));
+                let _ = writeln!(
+                    self.text,
+                    "  {path}{pad}  {}  {} {}",
+                    " ".repeat(name_width),
+                    self.dim("→"),
+                    self.red(&format!(
+                        "not loaded: {}",
+                        self.relative_message(&d.message)
+                    ))
+                );
+            }
             for i in indices {
                 let rule = &book.all()[i].item;
                 let (fate, _) = self.fate(i);
@@ -602,6 +628,25 @@ impl<'a> Out<'a> {
         }
     }
 
+    // ---- complete ----
+
+    pub(crate) fn complete(&mut self, prefix: &str, json: bool) -> ExitCode {
+        let completions = self.book.complete(prefix);
+        if json {
+            self.json(&json!({"profile": self.profile(), "completions": completions}));
+        } else {
+            for c in &completions {
+                let _ = writeln!(
+                    self.text,
+                    "{}\t{}",
+                    c.url,
+                    c.description.as_deref().unwrap_or("")
+                );
+            }
+        }
+        ExitCode::SUCCESS
+    }
+
     // ---- match ----
 
     pub(crate) fn matches(&mut self, paths: &[PathBuf], json: bool) -> ExitCode {
@@ -686,6 +731,17 @@ impl<'a> Out<'a> {
         }
         ExitCode::SUCCESS
     }
+}
+
+/// The diagnostics of files that were found but never became a rule: unreadable, too
+/// large (E9), or outside the project (E10).
+fn not_loaded(book: &Rulebook) -> impl Iterator<Item = &Diagnostic> + '_ {
+    book.diagnostics().iter().filter(|d| {
+        matches!(
+            d.code,
+            DiagnosticCode::ReadFailed | DiagnosticCode::TooLarge | DiagnosticCode::OutsideProject
+        )
+    })
 }
 
 fn level(rule: &Rule) -> &'static str {
