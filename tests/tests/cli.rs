@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use rulebook_tests::{rulebook_binary, workspace_root};
 
@@ -13,18 +13,23 @@ fn run(args: &[&str]) -> String {
 }
 
 /// Runs `rulebook` on `fixtures/<fixture>/{project,home}`.
-fn run_in(fixture: &str, args: &[&str]) -> String {
-    let root = workspace_root();
-    let demo = root.join("fixtures").join(fixture);
-    let output = Command::new(rulebook_binary())
+fn output_in(fixture: &str, args: &[&str]) -> Output {
+    let dir = workspace_root().join("fixtures").join(fixture);
+    Command::new(rulebook_binary())
         .args(args)
         .arg("--cwd")
-        .arg(demo.join("project"))
+        .arg(dir.join("project"))
         .arg("--home")
-        .arg(demo.join("home"))
+        .arg(dir.join("home"))
         .env("NO_COLOR", "1")
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs `rulebook` on `fixtures/<fixture>/{project,home}`; returns a redacted transcript.
+fn run_in(fixture: &str, args: &[&str]) -> String {
+    let root = workspace_root();
+    let output = output_in(fixture, args);
     let redact = |bytes: &[u8]| {
         String::from_utf8_lossy(bytes).replace(&root.display().to_string(), "[ROOT]")
     };
@@ -114,13 +119,7 @@ fn check_refused_symlink() {
 /// The shape of `list --json` is a documented contract: pin its keys.
 #[test]
 fn list_json_shape_is_stable() {
-    let output = Command::new(rulebook_binary())
-        .args(["list", "--json", "--cwd"])
-        .arg(workspace_root().join("fixtures/demo/project"))
-        .arg("--home")
-        .arg(workspace_root().join("fixtures/demo/home"))
-        .output()
-        .unwrap();
+    let output = output_in("demo", &["list", "--json"]);
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let keys: Vec<&str> = value
         .as_object()
