@@ -162,3 +162,43 @@ fn list_json_shape_is_stable() {
     // Paths are absolute.
     assert!(Path::new(value["rules"][0]["path"].as_str().unwrap()).is_absolute());
 }
+
+/// Colour appears on a terminal and never with `NO_COLOR`. A terminal needs a pseudo-terminal:
+/// util-linux `script` provides one; where it is missing the test says so and checks nothing.
+#[test]
+fn colour_only_on_a_terminal_and_never_with_no_color() {
+    let Ok(probe) = Command::new("script").arg("--version").output() else {
+        eprintln!("skipped: no `script` (util-linux) to provide a pseudo-terminal");
+        return;
+    };
+    if !probe.status.success() {
+        eprintln!("skipped: `script` does not run here");
+        return;
+    }
+    let demo = workspace_root().join("fixtures/demo");
+    let command = format!(
+        "{} list --cwd {} --home {}",
+        rulebook_binary().display(),
+        demo.join("project").display(),
+        demo.join("home").display()
+    );
+    let on_terminal = |no_color: Option<&str>| {
+        let mut cmd = Command::new("script");
+        cmd.args(["-qc", &command, "/dev/null"])
+            .env_remove("NO_COLOR");
+        if let Some(value) = no_color {
+            cmd.env("NO_COLOR", value);
+        }
+        String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned()
+    };
+    assert!(
+        on_terminal(None).contains("\x1b[1mNAME"),
+        "no colour on a terminal"
+    );
+    assert!(
+        !on_terminal(Some("1")).contains('\x1b'),
+        "colour despite NO_COLOR"
+    );
+    // Piped (not a terminal): never.
+    assert!(!String::from_utf8_lossy(&output_in("demo", &["list"]).stdout).contains('\x1b'));
+}
