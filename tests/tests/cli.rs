@@ -121,14 +121,10 @@ fn check_refused_symlink() {
 fn list_json_shape_is_stable() {
     let output = output_in("demo", &["list", "--json"]);
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let keys: Vec<&str> = value
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys =
+        |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
     assert_eq!(
-        keys,
+        keys(&value),
         [
             "profile",
             "rules",
@@ -138,14 +134,8 @@ fn list_json_shape_is_stable() {
             "diagnostics"
         ]
     );
-    let rule_keys: Vec<&str> = value["rules"][0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
     assert_eq!(
-        rule_keys,
+        keys(&value["rules"][0]),
         [
             "name",
             "bucket",

@@ -1,5 +1,8 @@
 //! `rulebook check`: lints every rule file, for a team's CI.
 //!
+//! Conditions are checked with the TTSR manager's own validation, so `check` and
+//! discovery never disagree on what compiles.
+//!
 //! Errors (exit 1): YAML errors (with line:col), unquoted globs, keys of the wrong type,
 //! empty bodies, conditions that do not compile, globs that do not compile, files that
 //! cannot be read or were refused. Warnings: unknown keys, names shadowed across providers,
@@ -11,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use rulebook::stages::rule::coerce::{KNOWN_KEYS, key_line};
+use rulebook::stages::ttsr::validate_condition;
 use rulebook::{Diagnostic, DiagnosticCode, Severity};
 use serde_json::json;
 
@@ -108,16 +112,10 @@ pub(crate) fn run(out: &mut Out<'_>, json: bool) -> ExitCode {
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
         for condition in &rule.condition {
-            if let Err(err) = regex::Regex::new(condition) {
+            if let Err(why) = validate_condition(condition) {
                 let line = ["condition", "ttsr_trigger", "ttsrTrigger"]
                     .iter()
                     .find_map(|k| key_line(&text, k));
-                let why = err.to_string();
-                let why = why
-                    .lines()
-                    .rev()
-                    .find_map(|l| l.strip_prefix("error: "))
-                    .unwrap_or(&why);
                 findings.push(finding(
                     DiagnosticCode::InvalidTrigger,
                     path,

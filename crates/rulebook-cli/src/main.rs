@@ -6,8 +6,7 @@
 //! usage error. Colour is used only when standard output is a terminal and `NO_COLOR` is
 //! unset or empty.
 //!
-//! Depends on `rulebook` (the pipeline), `clap` (arguments), `serde_json` (`--json`),
-//! and `regex` (the `check` lints).
+//! Depends on `rulebook` (the pipeline), `clap` (arguments) and `serde_json` (`--json`).
 
 mod check;
 mod output;

@@ -129,11 +129,7 @@ impl ProtocolError {
 impl RuleUrl {
     /// Parses `rule://<name>[/…][?…][#…]`.
     pub fn parse(url: &str) -> Result<Self, ProtocolError> {
-        let rest = url
-            .get(..7)
-            .filter(|scheme| scheme.eq_ignore_ascii_case("rule://"))
-            .map(|_| &url[7..])
-            .ok_or_else(|| ProtocolError::NotRuleUrl(url.to_owned()))?;
+        let rest = strip_scheme(url).ok_or_else(|| ProtocolError::NotRuleUrl(url.to_owned()))?;
         let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
         let raw = &rest[..end];
         if raw.is_empty() {
@@ -144,6 +140,13 @@ impl RuleUrl {
             rest: rest[end..].to_owned(),
         })
     }
+}
+
+/// The text after `rule://` (the scheme in any letter case), or `None`.
+fn strip_scheme(text: &str) -> Option<&str> {
+    text.get(..7)
+        .filter(|scheme| scheme.eq_ignore_ascii_case("rule://"))
+        .map(|_| &text[7..])
 }
 
 /// `%XX` escapes decoded; `None` on a malformed escape or when the bytes are not UTF-8.
@@ -202,10 +205,7 @@ pub struct Completion {
 /// Extended E6: the rules whose name starts with `prefix` (which may itself start with
 /// `rule://`), in order, each once.
 pub fn complete<'a>(prefix: &str, rules: impl IntoIterator<Item = &'a Rule>) -> Vec<Completion> {
-    let prefix = prefix
-        .get(..7)
-        .filter(|s| s.eq_ignore_ascii_case("rule://"))
-        .map_or(prefix, |_| &prefix[7..]);
+    let prefix = strip_scheme(prefix).unwrap_or(prefix);
     let mut out: Vec<Completion> = Vec::new();
     for rule in rules {
         if rule.name.starts_with(prefix) && !out.iter().any(|c| c.name == rule.name) {

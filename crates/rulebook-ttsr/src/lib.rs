@@ -197,8 +197,9 @@ impl Registered {
 }
 
 /// Checks that `pattern` compiles under the `regex` crate's syntax and size limit, without
-/// keeping the compiled program: only a forward NFA is built, and dropped.
-fn validate(pattern: &str) -> Result<(), String> {
+/// keeping the compiled program: only a forward NFA is built, and dropped. `Err` is the
+/// reason on one line (`unclosed group`). This is the check [`TtsrManager::register`] makes.
+pub fn validate_condition(pattern: &str) -> Result<(), String> {
     use regex_automata::nfa::thompson;
     thompson::Compiler::new()
         .configure(
@@ -283,7 +284,7 @@ impl TtsrManager {
             return Err(RegisterError::NoCondition(rule.name));
         }
         for c in &rule.conditions {
-            validate(c).map_err(|message| RegisterError::InvalidCondition {
+            validate_condition(c).map_err(|message| RegisterError::InvalidCondition {
                 condition: c.clone(),
                 message,
             })?;
