@@ -14,10 +14,13 @@
 //!    frontmatter either.
 //! 4. The metadata runs from index 4 to the delimiter; the body follows the delimiter's four
 //!    characters, trimmed (so a closer `---more` leaves `more` at the start of the body).
-//! 5. The metadata is parsed as YAML 1.2 after each tab becomes two spaces. Only
-//!    `true`/`false` (any letter case) are booleans; `yes` and `on` are strings; non-string
-//!    keys become their text; the last of duplicate keys wins; a top-level scalar or list
-//!    is an empty map with a warning.
+//!
+//!    The trim is JavaScript's (`String.prototype.trim`: U+FEFF is white space, U+0085 is not).
+//! 5. The metadata is parsed as YAML 1.2 after each tab becomes two spaces. Only the core
+//!    schema's `true True TRUE false False FALSE` are booleans (`tRUE`, `yes` and `on` are
+//!    strings); non-string keys become their text; the last of duplicate keys wins; merge
+//!    keys (`<<: *base`) are honoured; content after the first root node is an error; a
+//!    top-level scalar or list is an empty map with a warning.
 //! 6. On a YAML error, a warning `Failed to parse YAML frontmatter (<path>): <message>`, and
 //!    then a [`Recovery`]: the seeds' line parser ([`Recovery::LineParser`], every
 //!    `^(\w+):\s*(.*)$` line as a string), or Extended E4 ([`Recovery::QuoteValues`]: the
@@ -188,7 +191,7 @@ pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
     } else {
         ""
     };
-    let body = t[close + 4..].trim().to_owned();
+    let body = js_trim(&t[close + 4..]).to_owned();
     let mut parsed = Parsed {
         frontmatter: Map::new(),
         body,
@@ -315,6 +318,13 @@ fn locate(
         line: normalized.original_line(meta_start + offset),
         column,
     }
+}
+
+/// JavaScript's `String.prototype.trim`: its white space is Rust's minus U+0085 (NEXT LINE)
+/// plus U+FEFF (ZERO WIDTH NO-BREAK SPACE), so a body of only U+FEFF is empty, as it is for
+/// the original.
+fn js_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}'))
 }
 
 /// The seeds' fallback: `^(\w+):\s*(.*)$` per line, the value trimmed, always a string.

@@ -17,7 +17,8 @@ pub type Map = IndexMap<String, Value>;
 pub enum Value {
     /// `~`, `null`, or an empty value.
     Null,
-    /// `true` or `false`, in any letter case; never `yes`/`on`.
+    /// `true`, `True`, `TRUE`, `false`, `False` or `FALSE` (YAML 1.2's core schema); never
+    /// `yes`/`on` nor another letter case.
     Bool(bool),
     /// A decimal, octal (`0o17`) or hexadecimal (`0xff`) integer that fits an `i64`.
     Int(i64),

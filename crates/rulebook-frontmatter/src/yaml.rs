@@ -2,18 +2,30 @@
 //!
 //! We build from events rather than use `YamlLoader` because the loader forgets whether a
 //! scalar was quoted (`"True"` must stay a string, `True` must be a boolean), does not keep
-//! duplicate keys as "last wins", and expands aliases without a bound (a billion-laughs
-//! document would exhaust memory).
+//! duplicate keys as "last wins", does not honour merge keys (`<<: *base`), and expands
+//! aliases without a bound (a billion-laughs document would exhaust memory).
+//!
+//! We also pull the events ourselves, in one flat loop, rather than call
+//! `Parser::load`: `load` recurses once per nesting level (a 12 KB file of `- - - …` overflows
+//! the stack of a provider thread) and stops after the first document, so text after the
+//! first root node would be dropped without a word. Here nesting is bounded by
+//! [`MAX_DEPTH`] before any value is built, and a second document is a syntax error, as it
+//! is for the original's YAML loader.
 
 use std::collections::HashMap;
 
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
+use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use crate::value::{Map, Value};
 
 /// At most this many nodes, aliases expanded, before the document is refused.
 pub(crate) const MAX_NODES: usize = 100_000;
+
+/// At most this many nested collections. Real frontmatter nests two or three levels; the
+/// bound keeps every recursive walk of a [`Value`] (drop, clone, display) far from the
+/// stack's end.
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// A YAML syntax error, with its position inside the parsed text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,21 +39,56 @@ pub(crate) struct SyntaxError {
 
 /// Parses one YAML document. An empty document is `Value::Null`.
 pub(crate) fn parse(text: &str) -> Result<Value, SyntaxError> {
+    let error = |message: String, mark: Marker| SyntaxError {
+        message,
+        line: mark.line(),
+        column: mark.col() + 1,
+    };
     let mut builder = Builder::default();
     let mut parser = Parser::new_from_str(text);
-    parser.load(&mut builder, false).map_err(|e| SyntaxError {
-        message: e.info().to_owned(),
-        line: e.marker().line(),
-        column: e.marker().col() + 1,
-    })?;
-    if let Some(mark) = builder.overflow {
-        return Err(SyntaxError {
-            message: format!("more than {MAX_NODES} nodes once aliases are expanded"),
-            line: mark.line(),
-            column: mark.col() + 1,
-        });
+    let mut documents = 0;
+    loop {
+        let (event, mark) = parser
+            .next_token()
+            .map_err(|e| error(e.info().to_owned(), *e.marker()))?;
+        match event {
+            Event::StreamEnd => break,
+            Event::DocumentStart => {
+                documents += 1;
+                if documents > 1 {
+                    return Err(error(
+                        "expected a single YAML document, found content after the first node"
+                            .to_owned(),
+                        mark,
+                    ));
+                }
+            }
+            Event::SequenceStart(..) | Event::MappingStart(..)
+                if builder.stack.len() >= MAX_DEPTH =>
+            {
+                return Err(error(
+                    format!("collections nested deeper than {MAX_DEPTH} levels"),
+                    mark,
+                ));
+            }
+            event => builder.on_event(event, mark),
+        }
+        if let Some(mark) = builder.overflow {
+            return Err(error(
+                format!("more than {MAX_NODES} nodes once aliases are expanded"),
+                mark,
+            ));
+        }
     }
     Ok(builder.root.unwrap_or(Value::Null))
+}
+
+/// A mapping key waiting for its value.
+enum Key {
+    /// An ordinary key, as text.
+    Text(String),
+    /// A plain (unquoted) `<<`: the value's keys are merged into the map.
+    Merge,
 }
 
 enum Frame {
@@ -51,7 +98,7 @@ enum Frame {
     },
     Map {
         map: Map,
-        key: Option<String>,
+        key: Option<Key>,
         anchor: usize,
     },
 }
@@ -81,23 +128,35 @@ impl Builder {
             }
             Some(Frame::List { items, .. }) => items.push(value),
             Some(Frame::Map { map, key, .. }) => match key.take() {
-                None => *key = Some(key_text(&value)),
-                Some(k) => {
+                None => *key = Some(Key::Text(key_text(&value))),
+                Some(Key::Text(k)) => {
                     // Duplicate keys: the last value wins (in the first key's position).
                     map.insert(k, value);
                 }
+                Some(Key::Merge) => merge(map, value),
             },
         }
     }
 }
 
-impl MarkedEventReceiver for Builder {
+impl Builder {
     fn on_event(&mut self, event: Event, mark: Marker) {
         if self.overflow.is_some() {
             return;
         }
         match event {
             Event::Scalar(text, style, anchor, tag) => {
+                if let Some(Frame::Map {
+                    key: key @ None, ..
+                }) = self.stack.last_mut()
+                    && style == TScalarStyle::Plain
+                    && text == "<<"
+                    && tag.is_none()
+                {
+                    *key = Some(Key::Merge);
+                    self.nodes = self.nodes.saturating_add(1);
+                    return;
+                }
                 let value = resolve_scalar(text, style, tag.as_ref());
                 self.insert(value, anchor, 1, mark);
             }
@@ -119,7 +178,7 @@ impl MarkedEventReceiver for Builder {
                         anchor,
                     }) => {
                         // A key with no value event cannot happen in valid YAML; keep it as null.
-                        if let Some(k) = key {
+                        if let Some(Key::Text(k)) = key {
                             map.insert(k, Value::Null);
                         }
                         (Value::Map(map), anchor)
@@ -152,6 +211,32 @@ impl MarkedEventReceiver for Builder {
     }
 }
 
+/// A merge key (`<<: *base`, or a list of such maps): the merged map's keys are added where
+/// the map does not set them itself, so keys written in the map win whatever their order
+/// (YAML's merge-key type, as the original's YAML loader honours it). A value that is not a
+/// map (nor a list of maps) is kept under the key `<<`.
+fn merge(map: &mut Map, value: Value) {
+    let sources = match value {
+        Value::Map(source) => vec![source],
+        Value::List(items) if items.iter().all(|i| matches!(i, Value::Map(_))) => items
+            .into_iter()
+            .filter_map(|i| match i {
+                Value::Map(m) => Some(m),
+                _ => None,
+            })
+            .collect(),
+        other => {
+            map.insert("<<".to_owned(), other);
+            return;
+        }
+    };
+    for source in sources {
+        for (k, v) in source {
+            map.entry(k).or_insert(v);
+        }
+    }
+}
+
 /// Non-string keys become their text (`1` → `"1"`); a collection key its flow-style text.
 fn key_text(value: &Value) -> String {
     match value {
@@ -171,8 +256,9 @@ fn resolve_scalar(text: String, style: TScalarStyle, tag: Option<&Tag>) -> Value
     }
     match text.as_str() {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        t if t.eq_ignore_ascii_case("true") => return Value::Bool(true),
-        t if t.eq_ignore_ascii_case("false") => return Value::Bool(false),
+        // YAML 1.2's core schema: exactly these spellings (so `tRUE` is a string).
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
         _ => {}
     }
     if let Some(number) = resolve_number(&text) {
@@ -250,6 +336,15 @@ mod tests {
         );
         assert_eq!(m["a"], Value::String("yes".into()));
         assert_eq!(m["b"], Value::Bool(true));
+        for (text, expected) in [
+            ("TRUE", Some(true)),
+            ("False", Some(false)),
+            ("tRUE", None),
+            ("fALSE", None),
+        ] {
+            let got = map(&format!("v: {text}"))["v"].as_bool();
+            assert_eq!(got, expected, "{text}");
+        }
         assert_eq!(m["c"], Value::String("1".into()));
         assert_eq!(m["d"], Value::Int(1));
         assert_eq!(m["e"], Value::Float(1.5));
@@ -279,5 +374,41 @@ mod tests {
     fn error_position_is_one_based() {
         let err = parse("a: 1\nb: *x").unwrap_err();
         assert_eq!(err.line, 2, "{err:?}");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_before_it_is_built() {
+        // 5,000 nested block sequences: `Parser::load` would recurse once per level.
+        let deep = "- ".repeat(5_000) + "x";
+        let err = parse(&deep).unwrap_err();
+        assert!(err.message.contains("nested deeper than 64"), "{err:?}");
+        let flow = "[".repeat(100_000);
+        assert!(parse(&flow).is_err());
+        let maps: String = (0..10_000)
+            .map(|i| format!("{}k:\n", " ".repeat(i)))
+            .collect();
+        assert!(parse(&maps).is_err());
+        // 64 levels are still fine.
+        let ok = "- ".repeat(MAX_DEPTH) + "x";
+        assert!(parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn a_second_document_is_an_error() {
+        let err = parse("a: 1\n...\nb: 2").unwrap_err();
+        assert!(err.message.contains("single YAML document"), "{err:?}");
+        assert!(parse("a: 1\n...\n").is_ok());
+    }
+
+    #[test]
+    fn merge_keys_fill_what_the_map_does_not_set() {
+        let m = map("a: &a {x: 1, y: 2}\nb: &b {y: 3, z: 4}\nc:\n  y: 0\n  <<: [*a, *b]\n");
+        let Value::Map(c) = &m["c"] else { panic!() };
+        assert_eq!(c["y"], Value::Int(0));
+        assert_eq!(c["x"], Value::Int(1));
+        assert_eq!(c["z"], Value::Int(4));
+        // A merge of something that is not a map is an ordinary key.
+        let m = map("<<: 3\n");
+        assert_eq!(m["<<"], Value::Int(3));
     }
 }

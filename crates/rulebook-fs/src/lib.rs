@@ -70,8 +70,29 @@ pub const MAX_WALK_ENTRIES: usize = 200_000;
 /// [`MAX_WALK_DEPTH`] levels and [`MAX_WALK_ENTRIES`] entries, with a warning.
 pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
     let mut walked = Walked::default();
-    if !dir.is_dir() {
-        return walked;
+    match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(meta) => {
+            walked
+                .diagnostics
+                .push(not_a_file_where(dir, &meta.file_type(), "a directory"));
+            return walked;
+        }
+        // Only "not found" is silent: a missing rules directory is the common case.
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return walked,
+        Err(err) => {
+            walked.diagnostics.push(
+                Diagnostic::warning(
+                    DiagnosticCode::WalkFailed,
+                    format!(
+                        "Could not read the rules directory {}: {err}",
+                        dir.display()
+                    ),
+                )
+                .with_path(dir),
+            );
+            return walked;
+        }
     }
     let mut visited = 0usize;
     let mut too_deep = 0usize;
@@ -142,7 +163,11 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
         }
         let is_file = if entry.path_is_symlink() {
             match fs::metadata(path) {
-                Ok(meta) => meta.is_file(),
+                Ok(meta) if meta.is_file() => true,
+                Ok(meta) => {
+                    walked.diagnostics.push(not_a_file(path, &meta.file_type()));
+                    false
+                }
                 Err(err) => {
                     walked.diagnostics.push(
                         Diagnostic::warning(
@@ -155,7 +180,16 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
                 }
             }
         } else {
-            entry.file_type().is_some_and(|t| t.is_file())
+            match entry.file_type() {
+                Some(kind) if kind.is_file() => true,
+                // A directory named like a rule file (`notes.md/`) is walked into, not read.
+                Some(kind) if kind.is_dir() => false,
+                Some(kind) => {
+                    walked.diagnostics.push(not_a_file(path, &kind));
+                    false
+                }
+                None => false,
+            }
         };
         if is_file {
             walked.files.push(path.to_path_buf());
@@ -227,28 +261,22 @@ impl ReadOptions {
 
 /// Reads a rule file as SPEC §2 says. `None` when the file was skipped; the diagnostics say
 /// why (and warn about lossy decoding when the text is returned).
+///
+/// The file is opened first and every check is made on what was opened, never on the path
+/// again, so a file swapped for a link between a check and the read cannot slip through:
+/// - it is opened without blocking (`O_NONBLOCK`), so a FIFO cannot hang the open, and only
+///   a regular file is read (a FIFO, device, socket or directory is a
+///   [`DiagnosticCode::NotAFile`] warning);
+/// - with a project boundary (Extended E10), the real path of the *open handle* must lie
+///   under the boundary: on Linux it is read from `/proc/self/fd/N`; elsewhere the path is
+///   resolved and the file found there must be the opened one (same device and inode).
+///   When the real path cannot be found (a chain longer than `PATH_MAX`, a `/proc` that is
+///   not mounted and a path that no longer resolves), the file is refused: E10 never fails
+///   open. A hard link cannot be told from the file it links to, so a hard link inside the
+///   project to a file outside it is read; a user who cannot write the outside file cannot
+///   create one to it on most systems (`fs.protected_hardlinks`).
 pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
-    if let Some(root) = &options.project_root {
-        match fs::canonicalize(path) {
-            Ok(real) if !real.starts_with(root) => {
-                diagnostics.push(
-                    Diagnostic::warning(
-                        DiagnosticCode::OutsideProject,
-                        format!(
-                            "Refused {}: its real path {} is outside the project directory {}",
-                            path.display(),
-                            real.display(),
-                            root.display()
-                        ),
-                    )
-                    .with_path(path),
-                );
-                return (None, diagnostics);
-            }
-            Ok(_) | Err(_) => {}
-        }
-    }
     let read_failed = |err: &std::io::Error| {
         let message = if options.detailed_errors {
             format!("Failed to read file: {} ({err})", path.display())
@@ -257,15 +285,55 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
         };
         Diagnostic::warning(DiagnosticCode::ReadFailed, message).with_path(path)
     };
-    let mut file = match fs::File::open(path) {
+    let mut file = match open_nonblocking(path) {
         Ok(file) => file,
         Err(err) => {
             diagnostics.push(read_failed(&err));
             return (None, diagnostics);
         }
     };
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(err) => {
+            diagnostics.push(read_failed(&err));
+            return (None, diagnostics);
+        }
+    };
+    if meta.is_dir() {
+        // What reading a directory gives the original: its read error.
+        diagnostics.push(read_failed(&std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "is a directory",
+        )));
+        return (None, diagnostics);
+    }
+    if !meta.is_file() {
+        diagnostics.push(not_a_file(path, &meta.file_type()));
+        return (None, diagnostics);
+    }
+    if let Some(root) = &options.project_root {
+        let refusal = match opened_real_path(&file, path, &meta) {
+            Ok(real) if real.starts_with(root) => None,
+            Ok(real) => Some(format!(
+                "Refused {}: its real path {} is outside the project directory {}",
+                path.display(),
+                real.display(),
+                root.display()
+            )),
+            Err(err) => Some(format!(
+                "Refused {}: its real path could not be resolved ({err}), so it cannot be shown to lie inside the project directory {}",
+                path.display(),
+                root.display()
+            )),
+        };
+        if let Some(message) = refusal {
+            diagnostics
+                .push(Diagnostic::warning(DiagnosticCode::OutsideProject, message).with_path(path));
+            return (None, diagnostics);
+        }
+    }
     // One allocation of the right size (the length is only a hint: the file may change).
-    let hint = file.metadata().map_or(0, |m| m.len());
+    let hint = meta.len();
     let hint = options
         .max_size
         .map_or(hint, |max| hint.min(max.saturating_add(1)));
@@ -319,6 +387,97 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
         }
     };
     (Some(text), diagnostics)
+}
+
+/// Opens `path` for reading without blocking on a FIFO (the flag does nothing to a regular
+/// file, the only kind that is then read).
+fn open_nonblocking(path: &Path) -> std::io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// A warning for a source that is not a regular file.
+pub(crate) fn not_a_file(path: &Path, kind: &fs::FileType) -> Diagnostic {
+    not_a_file_where(path, kind, "a regular file")
+}
+
+fn not_a_file_where(path: &Path, kind: &fs::FileType, expected: &str) -> Diagnostic {
+    Diagnostic::warning(
+        DiagnosticCode::NotAFile,
+        format!(
+            "Skipped {}: it is {}, not {expected}",
+            path.display(),
+            describe_file_type(kind)
+        ),
+    )
+    .with_path(path)
+}
+
+fn describe_file_type(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_file() {
+        "a file"
+    } else {
+        "a special file"
+    }
+}
+
+/// The real path of the file behind an open handle.
+fn opened_real_path(file: &fs::File, path: &Path, meta: &fs::Metadata) -> std::io::Result<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let link = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        if let Ok(real) = fs::read_link(&link) {
+            // The kernel marks a file removed since it was opened; such a path names
+            // nothing that can be checked.
+            if real.is_absolute() && !real.to_string_lossy().ends_with(" (deleted)") {
+                return Ok(real);
+            }
+        }
+    }
+    let _ = file;
+    // Resolve the path, then make sure the file found there is the one that was opened.
+    let real = fs::canonicalize(path)?;
+    let found = fs::metadata(&real)?;
+    if same_file(&found, meta) {
+        Ok(real)
+    } else {
+        Err(std::io::Error::other(
+            "the file changed between opening and resolving it",
+        ))
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
 }
 
 /// The nearest `name` in `start` or one of its ancestors, as Cline looks for `.clinerules`.

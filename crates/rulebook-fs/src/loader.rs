@@ -83,43 +83,36 @@ impl FileLoader {
         out: &mut Loaded,
     ) {
         let checked = self.read_options(level, project_root);
-        // E10 needs a file's real path. A file that is not a link lies where the walk root
-        // really is, so one `canonicalize` of the root answers for all of them; only links
-        // are resolved one by one. A root that is itself outside (`.clinerules -> /`) is
-        // refused before it is walked.
-        let real_root = std::fs::canonicalize(dir);
-        if let (Some(boundary), Ok(real)) = (checked.boundary(), &real_root) {
-            if !real.starts_with(boundary) {
-                out.diagnostics.push(
-                    Diagnostic::warning(
-                        DiagnosticCode::OutsideProject,
-                        format!(
-                            "Refused the rules directory {}: its real path {} is outside the project directory {}",
-                            dir.display(),
-                            real.display(),
-                            boundary.display()
-                        ),
-                    )
-                    .with_path(dir),
-                );
-                return;
+        // A root that is itself outside (`.clinerules -> /`) is refused before it is walked;
+        // each file is checked again when it is opened (see `read_rule_file`), since a walk
+        // result can be stale by the time a file is read.
+        if let Some(boundary) = checked.boundary() {
+            if let Ok(real) = std::fs::canonicalize(dir) {
+                if !real.starts_with(boundary) {
+                    out.diagnostics.push(
+                        Diagnostic::warning(
+                            DiagnosticCode::OutsideProject,
+                            format!(
+                                "Refused the rules directory {}: its real path {} is outside the project directory {}",
+                                dir.display(),
+                                real.display(),
+                                boundary.display()
+                            ),
+                        )
+                        .with_path(dir),
+                    );
+                    return;
+                }
             }
         }
-        let root_inside = checked.boundary().is_none() || real_root.is_ok();
         let walked = walk_rules_dir(dir, extensions);
         out.diagnostics.extend(walked.diagnostics);
-        let unchecked = self.read_options(level, None);
-        for (path, linked) in walked.files.iter().zip(walked.linked) {
+        for path in &walked.files {
             let name = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let options = if root_inside && !linked {
-                &unchecked
-            } else {
-                &checked
-            };
-            self.load_one(path, &name, level, options, out);
+            self.load_one(path, &name, level, &checked, out);
         }
     }
 
@@ -132,8 +125,20 @@ impl FileLoader {
         project_root: Option<&Path>,
         out: &mut Loaded,
     ) -> Option<usize> {
-        if std::fs::symlink_metadata(path).is_err() {
-            return None;
+        match std::fs::symlink_metadata(path) {
+            Ok(_) => {}
+            // Only "not found" is silent; a permission or I/O error is not an absence.
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(err) => {
+                out.diagnostics.push(
+                    Diagnostic::warning(
+                        DiagnosticCode::ReadFailed,
+                        format!("Failed to read file: {} ({err})", path.display()),
+                    )
+                    .with_path(path),
+                );
+                return None;
+            }
         }
         let options = self.read_options(level, project_root);
         self.load_one(path, name, level, &options, out)

@@ -30,6 +30,9 @@ pub enum DiagnosticCode {
     OutsideProject,
     /// A directory entry could not be walked.
     WalkFailed,
+    /// A rule source is not a regular file (a FIFO, a device, a socket, a directory where
+    /// a file was expected): it is not read, so it cannot block or flood discovery.
+    NotAFile,
     /// The frontmatter is not valid YAML.
     YamlSyntax,
     /// The frontmatter is YAML but not a map.
