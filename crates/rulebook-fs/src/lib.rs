@@ -490,3 +490,19 @@ pub fn find_upward(start: &Path, name: &str) -> Option<PathBuf> {
             fs::symlink_metadata(candidate).is_ok()
         })
 }
+
+/// Whether `path` is owned by another user than the one running (Unix; elsewhere `false`).
+/// A rule file planted by someone else (in a shared, sticky `/tmp`, say) deserves a word.
+pub fn owned_by_another_user(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::symlink_metadata(path)
+            .is_ok_and(|meta| meta.uid() != rustix::process::geteuid().as_raw())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}

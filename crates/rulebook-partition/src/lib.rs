@@ -29,7 +29,7 @@
 //!     rule("listed", Some("d"), None, &[]),           // rulebook
 //!     rule("silent", None, None, &[]),                // no bucket
 //! ];
-//! let result = partition(&rules, Profile::Extended, |_| Ok(()));
+//! let result = partition(&rules, Profile::Extended, |_| Ok(Vec::new()));
 //! let buckets: Vec<_> = result.placements.iter().map(|p| p.bucket).collect();
 //! assert_eq!(buckets, [Some(RuleBucket::Ttsr), Some(RuleBucket::AlwaysApply),
 //!                      Some(RuleBucket::Rulebook), None]);
@@ -107,18 +107,32 @@ impl Partition {
 }
 
 /// Places every rule (see the crate docs). `register` offers a TTSR rule to the trigger
-/// registry, in input order.
+/// registry, in input order; `Ok` carries the reasons of conditions it dropped (the rule is
+/// registered with the others), each of which becomes a warning.
 pub fn partition<'a, I, F>(rules: I, profile: Profile, mut register: F) -> Partition
 where
     I: IntoIterator<Item = &'a Rule>,
-    F: FnMut(&Rule) -> Result<(), Rejection>,
+    F: FnMut(&Rule) -> Result<Vec<String>, Rejection>,
 {
     let mut out = Partition::default();
     for rule in rules {
         let mut ttsr_rejected = None;
         if !rule.condition.is_empty() {
             match register(rule) {
-                Ok(()) => {
+                Ok(dropped) => {
+                    for why in dropped {
+                        out.diagnostics.push(
+                            Diagnostic::warning(
+                                DiagnosticCode::InvalidTrigger,
+                                format!(
+                                    "TTSR rule `{}` ({}): {why}; that condition is dropped and the rule fires on its others",
+                                    rule.name,
+                                    rule.path.display()
+                                ),
+                            )
+                            .with_path(&rule.path),
+                        );
+                    }
                     out.placements.push(Placement {
                         bucket: Some(RuleBucket::Ttsr),
                         reason: None,

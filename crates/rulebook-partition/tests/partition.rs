@@ -33,7 +33,7 @@ fn duplicate_ttsr_name_falls_through() {
     let mut seen = std::collections::HashSet::new();
     let result = partition(&rules, Profile::Reference, |r| {
         if seen.insert(r.name.clone()) {
-            Ok(())
+            Ok(Vec::new())
         } else {
             Err(Rejection::DuplicateName)
         }

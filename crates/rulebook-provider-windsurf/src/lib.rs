@@ -6,7 +6,8 @@
 //! | project | `<cwd>/.windsurf/rules/` `*.md` | file name without extension |
 //! | project (Extended E1) | `<cwd>/.windsurfrules` | `windsurfrules` |
 //!
-//! `global_rules` is pushed first, so it wins a name clash with a project rule. Fields follow
+//! `global_rules` is pushed first, so it wins a name clash with a project rule; a 0-byte
+//! `global_rules.md` is skipped, as the original skips it. Fields follow
 //! [`FieldPolicy::WINDSURF`]. In Extended:
 //! - E1: `.windsurfrules` is read, and the whole-file sources (`global_rules.md`,
 //!   `.windsurfrules`) are always-apply unless their frontmatter sets `alwaysApply`;
@@ -52,9 +53,15 @@ impl Provider<RuleCapability> for WindsurfProvider {
         let mut out = Loaded::default();
         let mut whole_files = Vec::new();
         if let Some(global) = ctx.in_home(".codeium/windsurf/memories/global_rules.md") {
-            if let Some(i) = loader.load_file(&global, "global_rules", Level::User, None, &mut out)
-            {
-                whole_files.push(i);
+            // The original skips a 0-byte global file, so it neither wins the name
+            // `global_rules` nor fails validation in its place (a blank one still loads).
+            let empty = std::fs::metadata(&global).is_ok_and(|m| m.is_file() && m.len() == 0);
+            if !empty {
+                if let Some(i) =
+                    loader.load_file(&global, "global_rules", Level::User, None, &mut out)
+                {
+                    whole_files.push(i);
+                }
             }
         }
         loader.load_dir(

@@ -30,6 +30,8 @@ pub enum DiagnosticCode {
     OutsideProject,
     /// A directory entry could not be walked.
     WalkFailed,
+    /// A rule source is owned by another user than the one running rulebook.
+    ForeignOwner,
     /// A rule source is not a regular file (a FIFO, a device, a socket, a directory where
     /// a file was expected): it is not read, so it cannot block or flood discovery.
     NotAFile,

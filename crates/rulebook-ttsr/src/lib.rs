@@ -183,7 +183,12 @@ impl Registered {
             self.rule
                 .conditions
                 .iter()
-                .map(|c| Regex::new(c).ok())
+                .map(|c| {
+                    regex::RegexBuilder::new(c)
+                        .size_limit(REGEX_SIZE_LIMIT)
+                        .build()
+                        .ok()
+                })
                 .collect()
         })
     }
@@ -196,15 +201,24 @@ impl Registered {
     }
 }
 
-/// Checks that `pattern` compiles under the `regex` crate's syntax and size limit, without
-/// keeping the compiled program: only a forward NFA is built, and dropped. `Err` is the
-/// reason on one line (`unclosed group`). This is the check [`TtsrManager::register`] makes.
+/// Checks that `pattern` compiles under the `regex` crate's syntax, within a compile budget
+/// ([`CONDITION_SIZE_LIMIT`], a tenth of the size limit the matching regexes are built
+/// with), without keeping the compiled program: only a forward NFA is built, and dropped.
+/// `Err` is the reason on one line (`unclosed group`). This is the check
+/// [`TtsrManager::register`] makes.
+///
+/// The budget does two things. It bounds the cost of validating any pattern (the NFA
+/// builder stops as soon as the budget is spent, so a `(?:\w+){500}` is refused in
+/// microseconds, not compiled for 60 ms at every discovery), and it leaves a tenfold margin
+/// under the limit of every engine that later matches the pattern (the `regex` crate's
+/// forward and reverse programs, the stream's automaton), so a pattern that validates can
+/// always be matched: validation never accepts a trigger that could not fire.
 pub fn validate_condition(pattern: &str) -> Result<(), String> {
     use regex_automata::nfa::thompson;
     thompson::Compiler::new()
         .configure(
             thompson::Config::new()
-                .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+                .nfa_size_limit(Some(CONDITION_SIZE_LIMIT))
                 .shrink(false),
         )
         .build(pattern)
@@ -216,12 +230,31 @@ pub fn validate_condition(pattern: &str) -> Result<(), String> {
             while let Some(source) = deepest.source() {
                 deepest = source;
             }
-            one_line(&deepest)
+            let message = one_line(&deepest);
+            if message.contains("exceed") && message.contains("limit") {
+                format!(
+                    "it compiles to more than the {} KiB allowed for one TTSR condition (a large counted repetition of a Unicode class, such as `(?:\\w+){{500}}`, does this)",
+                    CONDITION_SIZE_LIMIT / 1024
+                )
+            } else {
+                message
+            }
         })
 }
 
-/// The `regex` crate's default size limit for one compiled pattern.
+/// The compile budget of one condition's forward NFA: a tenth of [`REGEX_SIZE_LIMIT`].
+pub const CONDITION_SIZE_LIMIT: usize = REGEX_SIZE_LIMIT / 10;
+
+/// The size limit of every regex a condition is matched with (the `regex` crate's default).
 const REGEX_SIZE_LIMIT: usize = 10 * (1 << 20);
+
+/// What registering a rule did beyond registering it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Registration {
+    /// Conditions that do not compile, dropped: the rule fires on the others.
+    pub dropped: Vec<RegisterError>,
+}
 
 /// Registered TTSR rules and the state of the current turn's stream.
 pub struct TtsrManager {
@@ -273,8 +306,11 @@ impl TtsrManager {
         self
     }
 
-    /// Registers a rule; see [`RegisterError`] for what is refused.
-    pub fn register(&mut self, rule: TtsrRule) -> Result<(), RegisterError> {
+    /// Registers a rule; see [`RegisterError`] for what is refused. Conditions that do not
+    /// compile are dropped (each is in [`Registration::dropped`]) and the rule fires on the
+    /// others, as the original does; a rule none of whose conditions compiles is refused
+    /// with the first one's error.
+    pub fn register(&mut self, rule: TtsrRule) -> Result<Registration, RegisterError> {
         if self.by_name.contains_key(&rule.name) {
             return Err(RegisterError::DuplicateName(rule.name));
         }
@@ -283,11 +319,19 @@ impl TtsrManager {
         if rule.conditions.is_empty() {
             return Err(RegisterError::NoCondition(rule.name));
         }
-        for c in &rule.conditions {
-            validate_condition(c).map_err(|message| RegisterError::InvalidCondition {
-                condition: c.clone(),
-                message,
-            })?;
+        let mut registration = Registration::default();
+        rule.conditions.retain(|c| match validate_condition(c) {
+            Ok(()) => true,
+            Err(message) => {
+                registration.dropped.push(RegisterError::InvalidCondition {
+                    condition: c.clone(),
+                    message,
+                });
+                false
+            }
+        });
+        if rule.conditions.is_empty() {
+            return Err(registration.dropped.swap_remove(0));
         }
         let index = self.rules.len();
         self.by_name.insert(rule.name.clone(), index);
@@ -299,7 +343,7 @@ impl TtsrManager {
             last_fired: None,
         });
         self.stream.invalidate();
-        Ok(())
+        Ok(registration)
     }
 
     /// The registered rules, in registration order.

@@ -175,3 +175,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_rule_fires_on_the_conditions_that_compile() {
+    // The original registers a condition list with the patterns that compile (SPEC §12).
+    let mut ttsr = TtsrManager::new();
+    let registration = ttsr
+        .register(TtsrRule::new("partial", ["(bad", "console\\.log"], "c"))
+        .unwrap();
+    assert_eq!(registration.dropped.len(), 1);
+    assert!(registration.dropped[0].to_string().contains("(bad"));
+    assert_eq!(ttsr.get("partial").unwrap().conditions, ["console\\.log"]);
+    assert_eq!(ttsr.feed("console.log(1)")[0].name, "partial");
+    // None compiles: refused, with the first error.
+    let err = ttsr
+        .register(TtsrRule::new("none", ["(bad", "[z-a]"], "c"))
+        .unwrap_err();
+    assert!(err.to_string().contains("(bad"), "{err}");
+}
+
+#[test]
+fn validation_refuses_what_matching_could_not_build() {
+    // Passed a forward-NFA check under the 10 MiB limit, then failed to compile when
+    // matched: a trigger that could never fire. Now it is refused at registration, fast.
+    let huge = r"(?:\w+){500}";
+    let started = std::time::Instant::now();
+    let why = rulebook_ttsr::validate_condition(huge).unwrap_err();
+    assert!(why.contains("KiB allowed"), "{why}");
+    // Not a timing assertion: a bound only a full compile (tens of ms each) would approach.
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // Everything that validates compiles with the matching engines' limit.
+    for ok in [r"(?:\w+){20}", r"\bfoo\b", r"(?i)console\.(log|debug)"] {
+        rulebook_ttsr::validate_condition(ok).unwrap();
+        regex::Regex::new(ok).unwrap();
+    }
+}

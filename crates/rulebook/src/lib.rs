@@ -219,6 +219,13 @@ impl Rulebook {
         let mut ttsr = TtsrManager::new();
         let partition = partition(loaded.items(), profile, |rule| {
             ttsr.register(TtsrRule::from_rule(rule))
+                .map(|registration| {
+                    registration
+                        .dropped
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect()
+                })
                 .map_err(|e| match e {
                     RegisterError::DuplicateName(_) => Rejection::DuplicateName,
                     other => Rejection::InvalidCondition(other.to_string()),
