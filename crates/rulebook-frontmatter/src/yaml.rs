@@ -384,9 +384,11 @@ mod tests {
         assert!(err.message.contains("nested deeper than 64"), "{err:?}");
         let flow = "[".repeat(100_000);
         assert!(parse(&flow).is_err());
-        let maps: String = (0..10_000)
-            .map(|i| format!("{}k:\n", " ".repeat(i)))
-            .collect();
+        let mut maps = String::new();
+        for i in 0..10_000 {
+            maps.push_str(&" ".repeat(i));
+            maps.push_str("k:\n");
+        }
         assert!(parse(&maps).is_err());
         // 64 levels are still fine.
         let ok = "- ".repeat(MAX_DEPTH) + "x";

@@ -75,7 +75,7 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
         Ok(meta) => {
             walked
                 .diagnostics
-                .push(not_a_file_where(dir, &meta.file_type(), "a directory"));
+                .push(not_a_file_where(dir, meta.file_type(), "a directory"));
             return walked;
         }
         // Only "not found" is silent: a missing rules directory is the common case.
@@ -165,7 +165,7 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
             match fs::metadata(path) {
                 Ok(meta) if meta.is_file() => true,
                 Ok(meta) => {
-                    walked.diagnostics.push(not_a_file(path, &meta.file_type()));
+                    walked.diagnostics.push(not_a_file(path, meta.file_type()));
                     false
                 }
                 Err(err) => {
@@ -185,7 +185,7 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
                 // A directory named like a rule file (`notes.md/`) is walked into, not read.
                 Some(kind) if kind.is_dir() => false,
                 Some(kind) => {
-                    walked.diagnostics.push(not_a_file(path, &kind));
+                    walked.diagnostics.push(not_a_file(path, kind));
                     false
                 }
                 None => false,
@@ -308,7 +308,7 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
         return (None, diagnostics);
     }
     if !meta.is_file() {
-        diagnostics.push(not_a_file(path, &meta.file_type()));
+        diagnostics.push(not_a_file(path, meta.file_type()));
         return (None, diagnostics);
     }
     if let Some(root) = &options.project_root {
@@ -403,11 +403,11 @@ fn open_nonblocking(path: &Path) -> std::io::Result<fs::File> {
 }
 
 /// A warning for a source that is not a regular file.
-pub(crate) fn not_a_file(path: &Path, kind: &fs::FileType) -> Diagnostic {
+pub(crate) fn not_a_file(path: &Path, kind: fs::FileType) -> Diagnostic {
     not_a_file_where(path, kind, "a regular file")
 }
 
-fn not_a_file_where(path: &Path, kind: &fs::FileType, expected: &str) -> Diagnostic {
+fn not_a_file_where(path: &Path, kind: fs::FileType, expected: &str) -> Diagnostic {
     Diagnostic::warning(
         DiagnosticCode::NotAFile,
         format!(
@@ -419,7 +419,7 @@ fn not_a_file_where(path: &Path, kind: &fs::FileType, expected: &str) -> Diagnos
     .with_path(path)
 }
 
-fn describe_file_type(kind: &fs::FileType) -> &'static str {
+fn describe_file_type(kind: fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

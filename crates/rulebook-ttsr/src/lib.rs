@@ -27,10 +27,12 @@
 //! end-of-input probe: O(stream + deltas). The whole turn is also kept, so that a rule
 //! registered mid-turn can be caught up.
 //!
-//! The lazy DFA cannot evaluate a Unicode word boundary (`\b` with Unicode on) next to a
-//! non-ASCII byte; on such input the stream switches, for the rest of the turn, to
-//! testing the conditions that have not matched yet against the whole turn (the original's
-//! method). ASCII text, and patterns without `\b`, never leave the fast path.
+//! The DFA is built to work whatever the size of the trigger set: a set whose automaton
+//! does not fit the cache runs with the minimum cache, clearing it as it goes (slower per
+//! byte, still linear). The lazy DFA cannot evaluate a Unicode word boundary (`\b` with
+//! Unicode on) next to a non-ASCII byte, so the conditions that have one are followed by an
+//! incremental NFA simulation instead (a Pike VM without captures, O(NFA size) per byte),
+//! which reads each byte once too. No input makes `feed` re-scan the turn.
 //!
 //! Depends on `regex` and `regex-automata` (the engines), `rulebook-rule`, `serde`,
 //! `thiserror`.
@@ -48,6 +50,7 @@
 //! assert!(ttsr.feed("console.log(y)").is_empty());
 //! ```
 
+mod nfa_stream;
 mod stream;
 
 use std::collections::HashMap;
@@ -426,13 +429,7 @@ impl TtsrManager {
             .iter()
             .map(|&(r, c)| rules[r].rule.conditions[c].as_str())
             .collect();
-        let slow = |pattern: usize, text: &str| {
-            let (r, c) = patterns[pattern];
-            rules[r].regexes()[c]
-                .as_ref()
-                .is_some_and(|re| re.is_match(text))
-        };
-        let matched = stream.feed(delta, &sources, slow);
+        let matched = stream.feed(delta, &sources);
         // Report each rule once, with its first matching condition.
         let mut by_rule: Vec<(usize, usize)> = Vec::new();
         for pattern in matched {

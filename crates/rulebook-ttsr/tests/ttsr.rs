@@ -210,3 +210,62 @@ fn validation_refuses_what_matching_could_not_build() {
         regex::Regex::new(ok).unwrap();
     }
 }
+
+/// Feeds `len` bytes of `unit` repeated, in 64-byte deltas, then `tail`; returns what fired
+/// on the tail. Not a timing assertion: the bound is one only a re-scan of the whole turn
+/// per delta (quadratic: minutes at these sizes) would break.
+fn feed_long(ttsr: &mut TtsrManager, unit: &str, len: usize, tail: &str) -> Vec<String> {
+    let text = unit.repeat(len / unit.len());
+    let started = std::time::Instant::now();
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(64);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        assert!(ttsr.feed(&rest[..cut]).is_empty());
+        rest = &rest[cut..];
+    }
+    let fired = names(&ttsr.feed(tail));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "feed took {:?}",
+        started.elapsed()
+    );
+    fired
+}
+
+#[test]
+fn feed_stays_linear_with_a_unicode_word_boundary_and_non_ascii_text() {
+    let mut ttsr = TtsrManager::new();
+    ttsr.register(TtsrRule::new("word", [r"\bneedle\b"], "c"))
+        .unwrap();
+    ttsr.register(TtsrRule::new("plain", ["haystack-end"], "c"))
+        .unwrap();
+    let fired = feed_long(&mut ttsr, "naïve café 日本語 text ", 2 << 20, " needle ");
+    assert_eq!(fired, ["word"]);
+    // `check` agrees: a word boundary next to a non-ASCII letter is not one.
+    let mut check = TtsrManager::new();
+    check
+        .register(TtsrRule::new("word", [r"\bneedle\b"], "c"))
+        .unwrap();
+    assert!(check.feed("éneedle").is_empty());
+    assert_eq!(names(&check.feed(" needle")), ["word"]);
+}
+
+#[test]
+fn feed_stays_linear_with_thousands_of_triggers() {
+    // ~3,800 triggers did not fit the lazy DFA's default cache: it was not built, and every
+    // delta re-scanned the whole turn.
+    let mut ttsr = TtsrManager::new();
+    for i in 0..4_000 {
+        ttsr.register(TtsrRule::new(
+            format!("t{i}"),
+            [format!(r"call_{i}\(\w+\)")],
+            "c",
+        ))
+        .unwrap();
+    }
+    let fired = feed_long(&mut ttsr, "let x = compute(y); ", 256 << 10, "call_3999(z)");
+    assert_eq!(fired, ["t3999"]);
+}
