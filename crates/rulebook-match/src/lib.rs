@@ -32,6 +32,7 @@
 //! assert_eq!(index.matches("/p", "/p/docs/a.ts").len(), 2);
 //! ```
 
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
@@ -62,26 +63,65 @@ pub struct PathMatch {
     pub glob: String,
 }
 
+/// The longest glob [`GlobIndex::new`] compiles, in bytes: longer ones are refused with a
+/// warning (real globs are a few dozen bytes; a 100,000-byte one is an attack on the
+/// compiler, not a rule).
+pub const MAX_GLOB_LEN: usize = 1024;
+
+/// The deepest nesting of `{…}` alternations a glob may have: the glob compiler recurses
+/// once per level, so a glob 100,000 braces deep would overflow the stack.
+pub const MAX_GLOB_NESTING: usize = 8;
+
+/// How many distinct glob remainders one [`GlobSet`] holds: a set compiles its globs
+/// together, and one huge set costs superlinear time and memory to build.
+const SET_CHUNK: usize = 256;
+
 /// Every glob of a set of rules, compiled once.
+///
+/// Each glob is split at its last `/` before the first glob metacharacter into a literal
+/// directory prefix and a remainder (`apps/api/src/**/*.ts` is `apps/api/src/` +
+/// `**/*.ts`). Only the distinct remainders are compiled (into sets of at most 256), and a
+/// path is matched by looking up each of its own directory prefixes in a hash map: the
+/// cost of a path is one set match per directory level, whatever the number of globs, and
+/// 100,000 globs that differ only in their directory cost one compiled remainder.
 #[derive(Debug, Clone)]
 pub struct GlobIndex {
-    set: GlobSet,
-    /// For each distinct glob in the set: every (rule index, glob index within the rule)
-    /// that wrote it. Rules share globs (`*.ts`) far more often than not; compiling each
-    /// once keeps the set small and the match fast.
+    /// The distinct remainders, compiled, in chunks of at most [`SET_CHUNK`], each with the
+    /// remainder id of each of its globs.
+    sets: Vec<(GlobSet, Vec<usize>)>,
+    /// For each literal directory prefix (`""` for none): every (remainder, glob slot) under it.
+    prefixes: HashMap<String, Vec<(usize, usize)>>,
+    /// Globs with no metacharacter at all: the exact path, and the glob slot.
+    literals: HashMap<String, Vec<usize>>,
+    /// For each distinct glob: every (rule index, glob index within the rule) that wrote it.
+    /// Rules share globs (`*.ts`) far more often than not.
     owners: Vec<Vec<(usize, usize)>>,
     /// The rules' names and globs, as written.
     rules: Vec<(String, Vec<String>)>,
 }
 
+/// A glob split for the index.
+enum Split {
+    /// No metacharacter: the normalized pattern is a path.
+    Literal(String),
+    /// A literal directory prefix (ending in `/`, or empty) and the pattern after it.
+    Prefixed(String, String),
+}
+
 impl GlobIndex {
     /// Compiles the globs of `rules` (rules without globs are simply never applicable).
+    /// A glob that is too long, nested too deep, or does not compile is a warning naming
+    /// the rule, its file and the pattern; that glob never matches, and every other glob
+    /// (of that rule and of the others) still works.
     pub fn new<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> (Self, Vec<Diagnostic>) {
-        let mut builder = GlobSetBuilder::new();
         let mut owners: Vec<Vec<(usize, usize)>> = Vec::new();
-        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
         let mut names = Vec::new();
         let mut diagnostics = Vec::new();
+        let mut remainders: Vec<(String, globset::Glob)> = Vec::new();
+        let mut remainder_ids: HashMap<String, usize> = HashMap::new();
+        let mut prefixes: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+        let mut literals: HashMap<String, Vec<usize>> = HashMap::new();
         for (r, rule) in rules.into_iter().enumerate() {
             let globs = rule.globs.clone().unwrap_or_default();
             for (g, pattern) in globs.iter().enumerate() {
@@ -89,42 +129,142 @@ impl GlobIndex {
                     owners[slot].push((r, g));
                     continue;
                 }
-                match compile(pattern) {
-                    Ok(glob) => {
-                        builder.add(glob);
-                        seen.insert(pattern.clone(), owners.len());
-                        owners.push(vec![(r, g)]);
+                let split = check_bounds(pattern).and_then(|()| split(pattern));
+                let split = match split {
+                    Ok(split) => split,
+                    Err(why) => {
+                        diagnostics.push(invalid_glob(rule, pattern, &why));
+                        continue;
                     }
-                    Err(err) => diagnostics.push(
-                        Diagnostic::warning(
-                            DiagnosticCode::WrongType,
-                            format!(
-                                "glob {pattern:?} of rule `{}` ({}) does not compile: {err}; it never matches",
-                                rule.name,
-                                rule.path.display()
-                            ),
-                        )
-                        .with_path(&rule.path),
-                    ),
+                };
+                let slot = owners.len();
+                match split {
+                    Split::Literal(path) => literals.entry(path).or_default().push(slot),
+                    Split::Prefixed(prefix, rest) => {
+                        let id = if let Some(&id) = remainder_ids.get(&rest) {
+                            id
+                        } else {
+                            let glob = match compile(&rest) {
+                                Ok(glob) => glob,
+                                Err(err) => {
+                                    diagnostics.push(invalid_glob(rule, pattern, &err.to_string()));
+                                    continue;
+                                }
+                            };
+                            remainders.push((rest.clone(), glob));
+                            remainder_ids.insert(rest, remainders.len() - 1);
+                            remainders.len() - 1
+                        };
+                        prefixes.entry(prefix).or_default().push((id, slot));
+                    }
                 }
+                seen.insert(pattern.clone(), slot);
+                owners.push(vec![(r, g)]);
             }
             names.push((rule.name.clone(), globs));
         }
-        let set = builder.build().unwrap_or_else(|err| {
-            diagnostics.push(Diagnostic::warning(
-                DiagnosticCode::WrongType,
-                format!("the rules' globs could not be compiled together: {err}; no glob matches"),
-            ));
-            GlobSet::empty()
-        });
-        (
-            Self {
-                set,
-                owners,
-                rules: names,
-            },
-            diagnostics,
-        )
+        let mut index = Self {
+            sets: Vec::new(),
+            prefixes,
+            literals,
+            owners,
+            rules: names,
+        };
+        index.sets = index.build_sets(&remainders, &mut diagnostics);
+        (index, diagnostics)
+    }
+
+    /// Compiles the remainders in chunks. A chunk that does not build together has its
+    /// globs built one by one, so the one at fault is named and only it is dropped.
+    fn build_sets(
+        &mut self,
+        remainders: &[(String, globset::Glob)],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Vec<(GlobSet, Vec<usize>)> {
+        let mut sets = Vec::new();
+        for (c, chunk) in remainders.chunks(SET_CHUNK).enumerate() {
+            let first = c * SET_CHUNK;
+            let mut builder = GlobSetBuilder::new();
+            for (_, glob) in chunk {
+                builder.add(glob.clone());
+            }
+            if let Ok(set) = builder.build() {
+                sets.push((set, (first..first + chunk.len()).collect()));
+                continue;
+            }
+            let mut builder = GlobSetBuilder::new();
+            let mut ids = Vec::new();
+            for (offset, (rest, glob)) in chunk.iter().enumerate() {
+                let mut alone = GlobSetBuilder::new();
+                alone.add(glob.clone());
+                match alone.build() {
+                    Ok(_) => {
+                        builder.add(glob.clone());
+                        ids.push(first + offset);
+                    }
+                    Err(err) => {
+                        self.report_remainder(first + offset, rest, &err.to_string(), diagnostics);
+                    }
+                }
+            }
+            if let Ok(set) = builder.build() {
+                sets.push((set, ids));
+            }
+        }
+        sets
+    }
+
+    /// Warns about every glob whose remainder `id` failed to compile.
+    fn report_remainder(&self, id: usize, rest: &str, why: &str, out: &mut Vec<Diagnostic>) {
+        for (prefix, entries) in &self.prefixes {
+            for &(remainder, slot) in entries {
+                if remainder != id {
+                    continue;
+                }
+                for &(rule, glob) in &self.owners[slot] {
+                    let (name, globs) = &self.rules[rule];
+                    out.push(Diagnostic::warning(
+                        DiagnosticCode::InvalidGlob,
+                        format!(
+                            "glob {} of rule `{name}` does not compile ({prefix}{rest}: {why}); it never matches",
+                            shorten(&globs[glob]),
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The glob slots that match one normalized path, unordered, possibly repeated.
+    fn slots_into(&self, path: &str, out: &mut Vec<usize>, scratch: &mut Vec<usize>) {
+        out.clear();
+        if let Some(slots) = self.literals.get(path) {
+            out.extend_from_slice(slots);
+        }
+        // Each directory prefix of the path (and the empty one) that some glob starts with.
+        let cuts = std::iter::once(0).chain(path.match_indices('/').map(|(i, _)| i + 1));
+        for cut in cuts {
+            let Some(entries) = self.prefixes.get(&path[..cut]) else {
+                continue;
+            };
+            let rest = &path[cut..];
+            if rest.is_empty() {
+                continue;
+            }
+            let candidate = globset::Candidate::new(rest);
+            for (set, ids) in &self.sets {
+                set.matches_candidate_into(&candidate, scratch);
+                for &i in scratch.iter() {
+                    let id = ids[i];
+                    out.extend(
+                        entries
+                            .iter()
+                            .filter(|&&(remainder, _)| remainder == id)
+                            .map(|&(_, slot)| slot),
+                    );
+                }
+            }
+        }
     }
 
     /// The rules whose globs match any of `paths` (relative to `root`, or absolute under
@@ -140,17 +280,18 @@ impl GlobIndex {
         let mut hits: Vec<Option<(usize, usize)>> = vec![None; self.rules.len()];
         let mut first_paths: Vec<String> = Vec::new();
         let mut scratch = Vec::new();
+        let mut slots = Vec::new();
         for path in paths {
             let Some(relative) = normalize(root, path.as_ref()) else {
                 continue;
             };
-            self.set.matches_into(relative.as_str(), &mut scratch);
-            if scratch.is_empty() {
+            self.slots_into(&relative, &mut slots, &mut scratch);
+            if slots.is_empty() {
                 continue;
             }
             let path_index = first_paths.len();
             let mut used = false;
-            for &(rule, glob) in scratch.iter().flat_map(|&i| &self.owners[i]) {
+            for &(rule, glob) in slots.iter().flat_map(|&i| &self.owners[i]) {
                 match &mut hits[rule] {
                     Some((g, _)) => *g = (*g).min(glob),
                     slot @ None => {
@@ -185,12 +326,9 @@ impl GlobIndex {
             return Vec::new();
         };
         let mut best: Vec<(usize, usize)> = Vec::new();
-        for &(rule, glob) in self
-            .set
-            .matches(relative.as_str())
-            .iter()
-            .flat_map(|&i| &self.owners[i])
-        {
+        let (mut slots, mut scratch) = (Vec::new(), Vec::new());
+        self.slots_into(&relative, &mut slots, &mut scratch);
+        for &(rule, glob) in slots.iter().flat_map(|&i| &self.owners[i]) {
             match best.iter_mut().find(|(r, _)| *r == rule) {
                 Some(entry) => entry.1 = entry.1.min(glob),
                 None => best.push((rule, glob)),
@@ -215,7 +353,7 @@ impl GlobIndex {
         normalize(root.as_ref(), path.as_ref())
     }
 
-    /// How many distinct globs compiled.
+    /// How many distinct globs compiled (those refused are not counted).
     pub fn len(&self) -> usize {
         self.owners.len()
     }
@@ -226,7 +364,38 @@ impl GlobIndex {
     }
 }
 
-fn compile(pattern: &str) -> Result<globset::Glob, globset::Error> {
+/// Refuses globs too long or nested too deep to compile safely.
+fn check_bounds(pattern: &str) -> Result<(), String> {
+    if pattern.len() > MAX_GLOB_LEN {
+        return Err(format!(
+            "it is {} bytes long, more than the {MAX_GLOB_LEN} allowed",
+            pattern.len()
+        ));
+    }
+    let (mut depth, mut deepest, mut escaped) = (0usize, 0usize, false);
+    for b in pattern.bytes() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_GLOB_NESTING {
+        return Err(format!(
+            "its `{{…}}` alternations nest {deepest} deep, more than the {MAX_GLOB_NESTING} allowed"
+        ));
+    }
+    Ok(())
+}
+
+/// Cursor's conventions (see the crate docs), then the split into a literal directory
+/// prefix and the rest.
+fn split(pattern: &str) -> Result<Split, String> {
     let trimmed = pattern.trim();
     let anchored = trimmed
         .strip_prefix("./")
@@ -237,10 +406,46 @@ fn compile(pattern: &str) -> Result<globset::Glob, globset::Error> {
     } else {
         format!("**/{anchored}")
     };
-    GlobBuilder::new(&full)
+    let meta = full.find(['*', '?', '[', ']', '{', '}', '\\']);
+    let Some(meta) = meta else {
+        // Validate it all the same (an empty pattern, say), so errors stay the compiler's.
+        compile(&full).map_err(|e| e.to_string())?;
+        return Ok(Split::Literal(full));
+    };
+    let cut = full[..meta].rfind('/').map_or(0, |i| i + 1);
+    Ok(Split::Prefixed(
+        full[..cut].to_owned(),
+        full[cut..].to_owned(),
+    ))
+}
+
+fn compile(pattern: &str) -> Result<globset::Glob, globset::Error> {
+    GlobBuilder::new(pattern)
         .literal_separator(true)
         .backslash_escape(true)
         .build()
+}
+
+fn invalid_glob(rule: &Rule, pattern: &str, why: &str) -> Diagnostic {
+    Diagnostic::warning(
+        DiagnosticCode::InvalidGlob,
+        format!(
+            "glob {} of rule `{}` ({}) is not used: {why}; it never matches (the rule's other globs still do)",
+            shorten(pattern),
+            rule.name,
+            rule.path.display()
+        ),
+    )
+    .with_path(&rule.path)
+}
+
+/// A pattern for a message: quoted, and cut to 80 characters.
+fn shorten(pattern: &str) -> String {
+    const MAX: usize = 80;
+    match pattern.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{:?}… ({} bytes)", &pattern[..cut], pattern.len()),
+        None => format!("{pattern:?}"),
+    }
 }
 
 /// `path` relative to `root`, with `/` separators and `.`/`..` resolved lexically; `None`

@@ -41,6 +41,9 @@ pub enum DiagnosticCode {
     NotAMap,
     /// A frontmatter key had a value of the wrong type and was dropped.
     WrongType,
+    /// A glob that cannot be used (it does not compile, or is too long or nested too
+    /// deep to compile safely); the rule's other globs still work.
+    InvalidGlob,
     /// A frontmatter key no provider reads.
     UnknownKey,
     /// A provider failed as a whole.
