@@ -21,6 +21,8 @@ impl Project {
             dir: tempfile::tempdir().unwrap(),
         };
         p.write(".xcsh/rules/good.md", GOOD.as_bytes());
+        // An empty home: a missing one is a warning of its own.
+        fs::create_dir_all(p.root().join("no-home")).unwrap();
         p
     }
 

@@ -1,24 +1,32 @@
 //! `rulebook`: which rules will an agent see, and why?
 //!
 //! Commands: `list`, `explain [NAME]`, `prompt [--paths P...]`, `read rule://NAME`,
-//! `check`, `match PATH...`, `complete [PREFIX]`. Every command takes `--cwd`, `--home`, `--profile` and
-//! `--json`. Exit codes: 0 on success, 1 on a failed lookup or a failed check, 2 on a
-//! usage error. Colour is used only when standard output is a terminal and `NO_COLOR` is
-//! unset or empty.
+//! `check`, `match PATH...`, `complete [PREFIX]`, `completions SHELL`. Every command takes
+//! `-C/--cwd`, `--home`, `--profile`, `--json` and `--color`. Exit codes: 0 on success, 1 on
+//! a failed lookup, a failed check or a failed write, 2 on a usage error. Colour is used
+//! with `--color always`, or (`auto`) when standard output is a terminal and `NO_COLOR` is
+//! unset or empty, or when `CLICOLOR_FORCE` is set to anything but `0`.
 //!
-//! Depends on `rulebook` (the pipeline), `clap` (arguments) and `serde_json` (`--json`).
+//! Text output escapes control characters of names, descriptions, paths and messages (a
+//! rule file cannot move the cursor, set the window title or the clipboard of the person
+//! reading); `read` and `prompt` print content exactly, as they are meant for programs.
+//!
+//! Depends on `rulebook` (the pipeline), `clap` (arguments, completions, the man page),
+//! `serde`/`serde_json` (`--json`) and `toml` (`rulebook.toml`).
 
-mod check;
-mod output;
+mod commands;
+mod config;
+mod json;
+mod printer;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use rulebook::{Options, Profile, Rulebook};
 
-use output::Out;
+use printer::Printer;
 
 /// Which rules will an agent see, and why?
 #[derive(Debug, Parser)]
@@ -27,11 +35,11 @@ use output::Out;
     version,
     about,
     long_about = None,
-    after_help = "Exit codes: 0 success; 1 a failed lookup (read, explain NAME) or a failed check; 2 a usage error.\nColour only on a terminal, never with NO_COLOR."
+    after_help = "Exit codes: 0 success; 1 a failed lookup (read, explain NAME), a failed check or a failed write; 2 a usage error.\nColour: --color auto (default) colours a terminal unless NO_COLOR is set; CLICOLOR_FORCE=1 forces it."
 )]
-struct Cli {
+pub(crate) struct Cli {
     /// The project directory (default: the current directory).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(short = 'C', long, global = true, value_name = "DIR")]
     cwd: Option<PathBuf>,
 
     /// The user's home directory (default: your home).
@@ -46,6 +54,10 @@ struct Cli {
     #[arg(long, global = true)]
     json: bool,
 
+    /// When to colour the output.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    color: ColorArg,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -54,6 +66,22 @@ struct Cli {
 enum ProfileArg {
     Reference,
     Extended,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ShellArg {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
+    Elvish,
 }
 
 #[derive(Debug, Subcommand)]
@@ -68,6 +96,13 @@ enum Command {
     Explain {
         /// Explain only the rule of this name.
         name: Option<String>,
+        /// Show only the files that landed in this bucket (ttsr, always-apply, rulebook,
+        /// manual, none).
+        #[arg(long, value_name = "BUCKET")]
+        bucket: Option<String>,
+        /// Show only the files of this provider (its id, e.g. cursor).
+        #[arg(long, value_name = "ID")]
+        provider: Option<String>,
     },
     /// The rendered system-prompt text.
     Prompt {
@@ -75,29 +110,67 @@ enum Command {
         #[arg(long, num_args = 1.., value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
-    /// Print the content of a rule://NAME URL.
+    /// Print the content of a rule://NAME URL, exactly.
     Read {
         /// A URL such as rule://style.
         url: String,
     },
-    /// Lint the rule files; exits 1 when any error is found.
-    Check,
+    /// Lint the rule files; exits 1 when any error (or, with --strict, warning) is found.
+    Check(commands::check::CheckArgs),
     /// Completions for a rule:// name prefix: the URLs `read` resolves, with descriptions.
     Complete {
         /// A name prefix, with or without rule:// (default: every name).
         #[arg(default_value = "")]
         prefix: String,
     },
-    /// Which rules apply to these files by their globs.
+    /// Which rules apply to these files: always-apply rules, and rules whose globs match.
     Match {
-        /// Paths relative to the project directory.
-        #[arg(required = true)]
+        /// Paths relative to the project directory (or absolute under it); `-` reads them
+        /// from standard input, one per line.
+        #[arg(required_unless_present = "stdin")]
         paths: Vec<PathBuf>,
+        /// Read the paths from standard input, one per line.
+        #[arg(long)]
+        stdin: bool,
     },
+    /// Print a shell completion script: `rulebook completions bash > ~/.local/share/bash-completion/completions/rulebook`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: ShellArg,
+    },
+    /// Print the man page (roff); `cargo xtask man` writes it to a file.
+    #[command(hide = true)]
+    Man,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Commands that need no discovery.
+    match &cli.command {
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            let mut out = Vec::new();
+            let shell = match shell {
+                ShellArg::Bash => clap_complete::Shell::Bash,
+                ShellArg::Zsh => clap_complete::Shell::Zsh,
+                ShellArg::Fish => clap_complete::Shell::Fish,
+                ShellArg::Powershell => clap_complete::Shell::PowerShell,
+                ShellArg::Elvish => clap_complete::Shell::Elvish,
+            };
+            clap_complete::generate(shell, &mut command, "rulebook", &mut out);
+            return emit(&out, ExitCode::SUCCESS);
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            if let Err(err) = clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                eprintln!("rulebook: cannot render the man page: {err}");
+                return ExitCode::FAILURE;
+            }
+            return emit(&out, ExitCode::SUCCESS);
+        }
+        _ => {}
+    }
     let profile = match cli.profile {
         ProfileArg::Reference => Profile::Reference,
         ProfileArg::Extended => Profile::Extended,
@@ -107,7 +180,7 @@ fn main() -> ExitCode {
         None => match std::env::current_dir() {
             Ok(dir) => dir,
             Err(err) => {
-                eprintln!("rulebook: cannot read the current directory: {err}; pass --cwd DIR");
+                eprintln!("rulebook: cannot read the current directory: {err}; pass -C DIR");
                 return ExitCode::from(2);
             }
         },
@@ -115,27 +188,78 @@ fn main() -> ExitCode {
     if !cwd.is_dir() {
         eprintln!(
             "rulebook: --cwd {} is not a directory; pass the project directory",
-            cwd.display()
+            printer::escape(&cwd.display().to_string())
         );
         return ExitCode::from(2);
     }
+    if let Command::Prompt { paths } = &cli.command {
+        if profile == Profile::Reference && !paths.is_empty() {
+            eprintln!(
+                "rulebook: --paths attaches rules by glob, which the reference profile never does; drop --paths, or use --profile extended"
+            );
+            return ExitCode::from(2);
+        }
+    }
     let book = Rulebook::discover(&cwd, cli.home.clone(), &Options::new().profile(profile));
     let terminal = std::io::stdout().is_terminal();
-    let color = terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let mut out = Out::new(&book, color, terminal);
-    let code = match &cli.command {
-        Command::List => out.list(cli.json),
-        Command::Explain { name } => out.explain(name.as_deref(), cli.json),
-        Command::Prompt { paths } => out.prompt(paths, cli.json),
-        Command::Read { url } => out.read(url, cli.json),
-        Command::Check => check::run(&mut out, cli.json),
-        Command::Match { paths } => out.matches(paths, cli.json),
-        Command::Complete { prefix } => out.complete(prefix, cli.json),
+    let color = match cli.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+            let forced =
+                std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
+            !set("NO_COLOR") && (forced || terminal)
+        }
     };
-    let text = out.finish();
+    let mut out = Printer::new(&book, color, cli.json);
+    let code = match &cli.command {
+        Command::List => commands::list::run(&mut out),
+        Command::Explain {
+            name,
+            bucket,
+            provider,
+        } => commands::explain::run(
+            &mut out,
+            name.as_deref(),
+            bucket.as_deref(),
+            provider.as_deref(),
+        ),
+        Command::Prompt { paths } => commands::prompt::run(&mut out, paths),
+        Command::Read { url } => commands::read::run(&mut out, url),
+        Command::Check(args) => commands::check::run(&mut out, args),
+        Command::Match { paths, stdin } => {
+            let mut paths = paths.clone();
+            let from_stdin = *stdin || paths.iter().any(|p| p.as_os_str() == "-");
+            paths.retain(|p| p.as_os_str() != "-");
+            if from_stdin {
+                match commands::matches::read_stdin_paths() {
+                    Ok(more) => paths.extend(more),
+                    Err(err) => {
+                        eprintln!("rulebook: cannot read paths from standard input: {err}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            commands::matches::run(&mut out, &paths)
+        }
+        Command::Complete { prefix } => commands::complete::run(&mut out, prefix),
+        Command::Completions { .. } | Command::Man => ExitCode::SUCCESS,
+    };
+    let bytes = out.finish();
+    emit(&bytes, code)
+}
+
+/// Writes the output. A closed pipe (`rulebook list | head`) ends quietly, as ripgrep does;
+/// any other write error (a full disk, `> /dev/full`) is an error exit, never silent.
+fn emit(bytes: &[u8], code: ExitCode) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`rulebook list | head`) is not an error worth a panic.
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
-    code
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => code,
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => code,
+        Err(err) => {
+            eprintln!("rulebook: cannot write to standard output: {err}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -16,7 +16,7 @@
 //! Depends on `rulebook-rule`. Does no I/O.
 //!
 //! ```
-//! use rulebook_prompt::{render, Attached, ReferenceSection};
+//! use rulebook_prompt::{render, AlwaysApplied, ExtendedSection, ReferenceSection};
 //! # use rulebook_rule::*;
 //! # let rule = |name: &str, description: &str, content: &str| Rule { name: name.into(), path: "/r".into(),
 //! #     content: content.into(), globs: Some(vec!["*.ts".into()]), always_apply: None,
@@ -25,10 +25,16 @@
 //! #     frontmatter: Map::new(), frontmatter_outcome: FrontmatterOutcome::Parsed };
 //! let always = rule("english", "", "Answer in English.");
 //! let listed = rule("ts", "TypeScript style", "…");
-//! let text = render(&[&always], &[], &[&listed], &ReferenceSection);
+//! let source = ".cursor/rules/english.mdc".to_owned();
+//! let always = [AlwaysApplied { rule: &always, source }];
+//! let text = render(&always, &[], &[&listed], &ReferenceSection);
 //! assert_eq!(text, "Answer in English.\n\n# Rules\n\n<rules>\n\
 //!     Read `rule://<name>` when working in matching domain.\n\n\
 //!     <rule name=\"ts\">\nTypeScript style\n<glob>*.ts</glob>\n</rule>\n</rules>");
+//! // Extended labels each always-apply rule with its name and file.
+//! let text = render(&always, &[], &[], &ExtendedSection);
+//! assert_eq!(text, "<always-apply-rule name=\"english\" source=\".cursor/rules/english.mdc\">\n\
+//!     Answer in English.\n</always-apply-rule>");
 //! ```
 
 use std::fmt::Write;
@@ -51,8 +57,24 @@ pub struct Attached<'a> {
     pub glob: &'a str,
 }
 
+/// An always-apply rule with the source to label it with (its file, as a person would name
+/// it: relative to the project, or `~/…`).
+#[derive(Debug, Clone)]
+pub struct AlwaysApplied<'a> {
+    /// The rule.
+    pub rule: &'a Rule,
+    /// Where it comes from.
+    pub source: String,
+}
+
 /// Writes the rules section; implement it to change the wording.
 pub trait SectionRenderer {
+    /// Appends one always-apply rule. The default writes its content alone, as the
+    /// original does.
+    fn render_always(&self, always: &AlwaysApplied<'_>, out: &mut String) {
+        out.push_str(&always.rule.content);
+    }
+
     /// Appends the section for `rules` (never called with no rules).
     fn render_section(&self, rules: &[&Rule], out: &mut String);
 
@@ -101,6 +123,18 @@ impl SectionRenderer for ReferenceSection {
 pub struct ExtendedSection;
 
 impl SectionRenderer for ExtendedSection {
+    /// The content inside `<always-apply-rule name="NAME" source="FILE">`, so the model
+    /// (and a person reading the prompt) knows which rule says what, and where to fix it.
+    fn render_always(&self, always: &AlwaysApplied<'_>, out: &mut String) {
+        let _ = write!(
+            out,
+            "<always-apply-rule name=\"{}\" source=\"{}\">\n{}\n</always-apply-rule>",
+            escape_attribute(&always.rule.name),
+            escape_attribute(&always.source),
+            always.rule.content
+        );
+    }
+
     fn render_section(&self, rules: &[&Rule], out: &mut String) {
         out.push_str(REFERENCE_HEADER);
         for rule in rules {
@@ -129,7 +163,7 @@ pub fn section_for(profile: Profile) -> &'static dyn SectionRenderer {
 
 /// Renders the prompt text (see the crate docs). Empty when there is nothing to say.
 pub fn render(
-    always_apply: &[&Rule],
+    always_apply: &[AlwaysApplied<'_>],
     attached: &[Attached<'_>],
     rulebook: &[&Rule],
     section: &dyn SectionRenderer,
@@ -140,9 +174,9 @@ pub fn render(
             out.push_str("\n\n");
         }
     };
-    for rule in always_apply {
+    for always in always_apply {
         separate(&mut out);
-        out.push_str(&rule.content);
+        section.render_always(always, &mut out);
     }
     for item in attached {
         separate(&mut out);

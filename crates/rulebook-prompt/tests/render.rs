@@ -1,7 +1,9 @@
 //! Rendered prompt text, each case under both profiles side by side.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use rulebook_prompt::{Attached, ReferenceSection, SectionRenderer, render, section_for};
+use rulebook_prompt::{
+    AlwaysApplied, Attached, ReferenceSection, SectionRenderer, render, section_for,
+};
 use rulebook_rule::{FrontmatterOutcome, Level, Map, Profile, Rule, SourceMeta};
 
 fn rule(name: &str, description: Option<&str>, globs: &[&str], content: &str) -> Rule {
@@ -25,7 +27,14 @@ fn rule(name: &str, description: Option<&str>, globs: &[&str], content: &str) ->
 fn both(always: &[&Rule], attached: &[Attached<'_>], rulebook: &[&Rule]) -> String {
     let mut out = String::new();
     for profile in [Profile::Reference, Profile::Extended] {
-        let text = render(always, attached, rulebook, section_for(profile));
+        let always: Vec<AlwaysApplied<'_>> = always
+            .iter()
+            .map(|rule| AlwaysApplied {
+                rule,
+                source: format!(".cursor/rules/{}.mdc", rule.name),
+            })
+            .collect();
+        let text = render(&always, attached, rulebook, section_for(profile));
         out.push_str(&format!("=== {profile:?} ===\n{text}\n=== end ===\n"));
     }
     out
@@ -118,7 +127,15 @@ fn a_custom_section() {
     let a = rule("english", None, &[], "Always answer in English.");
     let b = rule("style", Some("Code style"), &[], "");
     assert_eq!(
-        render(&[&a], &[], &[&b], &Terse),
+        render(
+            &[AlwaysApplied {
+                rule: &a,
+                source: "a.md".into()
+            }],
+            &[],
+            &[&b],
+            &Terse
+        ),
         "Always answer in English.\n\nRules you may read: rule://style"
     );
     // The reference renderer is a value like any other.

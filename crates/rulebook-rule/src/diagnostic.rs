@@ -9,6 +9,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Worth knowing, nothing is wrong: a file rulebook does not read yet, a key that does
+    /// nothing where it is.
+    Info,
     /// Something was ignored, recovered or refused; loading went on.
     Warning,
     /// A rule file is broken in a way `rulebook check` fails on.
@@ -56,6 +59,17 @@ pub enum DiagnosticCode {
     InvalidTrigger,
     /// A rule is shadowed by a same-named rule of higher precedence.
     Shadowed,
+    /// A directory the caller named (the working directory, the home) does not exist or
+    /// is not a directory.
+    MissingDirectory,
+    /// A rule lands in no bucket: no agent will see it.
+    NoBucket,
+    /// The project holds rule files of a format rulebook does not read (yet).
+    UnsupportedFormat,
+    /// A glob names a directory (`web/`): it matches no file (`web/**` does).
+    GlobNamesDirectory,
+    /// A key that does nothing where it is (globs on an always-apply rule).
+    IneffectiveKey,
 }
 
 /// One problem found while loading, with where it is.
@@ -78,7 +92,83 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+impl DiagnosticCode {
+    /// The code's kebab-case name, as `--json` and `rulebook check` print it
+    /// (`yaml-syntax`, `wrong-type`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ReadFailed => "read-failed",
+            Self::InvalidUtf8 => "invalid-utf8",
+            Self::TooLarge => "too-large",
+            Self::OutsideProject => "outside-project",
+            Self::WalkFailed => "walk-failed",
+            Self::ForeignOwner => "foreign-owner",
+            Self::NotAFile => "not-a-file",
+            Self::YamlSyntax => "yaml-syntax",
+            Self::NotAMap => "not-a-map",
+            Self::WrongType => "wrong-type",
+            Self::InvalidGlob => "invalid-glob",
+            Self::UnknownKey => "unknown-key",
+            Self::ProviderFailed => "provider-failed",
+            Self::InvalidItem => "invalid-item",
+            Self::DuplicateTrigger => "duplicate-trigger",
+            Self::InvalidTrigger => "invalid-trigger",
+            Self::Shadowed => "shadowed",
+            Self::MissingDirectory => "missing-directory",
+            Self::NoBucket => "no-bucket",
+            Self::UnsupportedFormat => "unsupported-format",
+            Self::GlobNamesDirectory => "glob-names-directory",
+            Self::IneffectiveKey => "ineffective-key",
+        }
+    }
+
+    /// Every code, in declaration order.
+    pub const ALL: &'static [DiagnosticCode] = &[
+        Self::ReadFailed,
+        Self::InvalidUtf8,
+        Self::TooLarge,
+        Self::OutsideProject,
+        Self::WalkFailed,
+        Self::ForeignOwner,
+        Self::NotAFile,
+        Self::YamlSyntax,
+        Self::NotAMap,
+        Self::WrongType,
+        Self::InvalidGlob,
+        Self::UnknownKey,
+        Self::ProviderFailed,
+        Self::InvalidItem,
+        Self::DuplicateTrigger,
+        Self::InvalidTrigger,
+        Self::Shadowed,
+        Self::MissingDirectory,
+        Self::NoBucket,
+        Self::UnsupportedFormat,
+        Self::GlobNamesDirectory,
+        Self::IneffectiveKey,
+    ];
+
+    /// The code named `name` (its kebab-case name).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| c.as_str() == name)
+    }
+}
+
+impl fmt::Display for DiagnosticCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Diagnostic {
+    /// Information: nothing is wrong, but a person would want to know.
+    pub fn info(code: DiagnosticCode, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Info,
+            ..Self::warning(code, message)
+        }
+    }
+
     /// A warning with a code and a message; add a path and position with the setters.
     pub fn warning(code: DiagnosticCode, message: impl Into<String>) -> Self {
         Self {

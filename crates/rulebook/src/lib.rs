@@ -50,7 +50,7 @@ use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
 
 pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};
-pub use rulebook_prompt::{Attached, SectionRenderer};
+pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl};
 pub use rulebook_registry::{LoadContext, Provider, ProviderInfo, Status};
 pub use rulebook_rule::{
@@ -190,13 +190,12 @@ impl Rulebook {
     /// Never fails: unreadable sources are diagnostics.
     pub fn discover(cwd: impl AsRef<Path>, home: Option<PathBuf>, options: &Options) -> Self {
         let registry = options.registry();
-        let cwd = absolute(cwd_or_dot(cwd.as_ref()));
-        let home = absolute(&home.or_else(dirs::home_dir).unwrap_or_default());
+        let (cwd, home, checks) = directories(cwd.as_ref(), home);
         let mut ctx = LoadContext::new(&cwd, &home).profile(options.profile);
         if let Some(bytes) = options.max_file_size {
             ctx = ctx.max_file_size(bytes);
         }
-        Self::discover_in(ctx, &registry)
+        Self::discover_in(ctx, &registry).with_leading_diagnostics(checks)
     }
 
     /// Discovers with a registry of your own (extra providers, other capabilities' crates).
@@ -206,9 +205,18 @@ impl Rulebook {
         profile: Profile,
         registry: &RuleRegistry,
     ) -> Self {
-        let cwd = absolute(cwd_or_dot(cwd.as_ref()));
-        let home = absolute(&home.or_else(dirs::home_dir).unwrap_or_default());
+        let (cwd, home, checks) = directories(cwd.as_ref(), home);
         Self::discover_in(LoadContext::new(&cwd, &home).profile(profile), registry)
+            .with_leading_diagnostics(checks)
+    }
+
+    /// Puts `diagnostics` (about the directories discovery was given) before the others.
+    fn with_leading_diagnostics(mut self, mut diagnostics: Vec<Diagnostic>) -> Self {
+        if !diagnostics.is_empty() {
+            diagnostics.append(&mut self.diagnostics);
+            self.diagnostics = diagnostics;
+        }
+        self
     }
 
     /// Discovers with a registry and a load context of your own.
@@ -343,10 +351,23 @@ impl Rulebook {
         if self.profile == Profile::Extended {
             buckets.extend([RuleBucket::Ttsr, RuleBucket::Manual]);
         }
-        buckets
+        let mut positions: Vec<usize> = buckets
             .into_iter()
             .flat_map(|b| self.partition.indices(b))
-            .collect()
+            .collect();
+        if self.profile == Profile::Extended {
+            // An agent told a rule exists (a glob-only rule attached to a path, say) must be
+            // able to read it: every loaded rule that is not shadowed or invalid.
+            positions.extend(
+                self.partition
+                    .placements
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.bucket.is_none())
+                    .map(|(i, _)| i),
+            );
+        }
+        positions
     }
 
     /// The active rule at `position` in [`Rulebook::items`].
@@ -428,7 +449,14 @@ impl Rulebook {
         I: IntoIterator<Item = P>,
         P: AsRef<Path>,
     {
-        let always = self.bucket(RuleBucket::AlwaysApply);
+        let always: Vec<AlwaysApplied<'_>> = self
+            .bucket(RuleBucket::AlwaysApply)
+            .into_iter()
+            .map(|rule| AlwaysApplied {
+                rule,
+                source: self.display_path(&rule.path),
+            })
+            .collect();
         let rulebook = self.bucket(RuleBucket::Rulebook);
         let items: Vec<&Rule> = self.items().collect();
         let placements = &self.partition.placements;
@@ -456,6 +484,22 @@ impl Rulebook {
         rulebook_prompt::render(&always, &attached, &rulebook, section)
     }
 
+    /// `path` as a person names it: relative to the working directory when under it, `~/…`
+    /// under the home, else whole.
+    pub fn display_path(&self, path: &Path) -> String {
+        if let Ok(rel) = path.strip_prefix(&self.cwd) {
+            if !rel.as_os_str().is_empty() {
+                return rel.to_string_lossy().into_owned();
+            }
+        }
+        if self.home.as_os_str().len() > 1 {
+            if let Ok(rel) = path.strip_prefix(&self.home) {
+                return format!("~/{}", rel.to_string_lossy());
+            }
+        }
+        path.to_string_lossy().into_owned()
+    }
+
     /// The TTSR manager, with every TTSR rule registered.
     pub fn ttsr(&self) -> &TtsrManager {
         &self.ttsr
@@ -465,6 +509,59 @@ impl Rulebook {
     pub fn ttsr_mut(&mut self) -> &mut TtsrManager {
         &mut self.ttsr
     }
+}
+
+/// The working directory and home discovery runs with: absolute, and resolved to their real
+/// paths where they exist (so `x/../y` and a symlinked working directory name the same
+/// files the walk finds, and paths compare as the files they are), with a warning for a
+/// working directory, or a home the caller named, that is not a directory.
+fn directories(cwd: &Path, home: Option<PathBuf>) -> (PathBuf, PathBuf, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let cwd = real(&absolute(cwd_or_dot(cwd)));
+    if !cwd.is_dir() {
+        diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::MissingDirectory,
+                format!(
+                    "The working directory {} is not a directory; no project rules are read",
+                    cwd.display()
+                ),
+            )
+            .with_path(&cwd),
+        );
+    }
+    let named = home.is_some();
+    let home = real(&absolute(&home.or_else(dirs::home_dir).unwrap_or_default()));
+    if named && !home.is_dir() {
+        diagnostics.push(Diagnostic::warning(
+            DiagnosticCode::MissingDirectory,
+            format!(
+                "The home directory {} is not a directory; no user-level rules are read",
+                home.display()
+            ),
+        ));
+    }
+    (cwd, home, diagnostics)
+}
+
+/// The real path of `path` where it exists, else `path` with `.` and `..` resolved lexically.
+fn real(path: &Path) -> PathBuf {
+    if path.as_os_str().is_empty() {
+        return PathBuf::new();
+    }
+    std::fs::canonicalize(path).unwrap_or_else(|_| {
+        let mut out = PathBuf::new();
+        for component in path.components() {
+            match component {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+        out
+    })
 }
 
 /// `path` made absolute against the process's directory (links are not resolved); an

@@ -93,6 +93,7 @@ fn e9_size_cap() {
     std::fs::write(rules.join("huge.md"), &big).unwrap();
     std::fs::write(rules.join("small.md"), "---\ndescription: small\n---\nok").unwrap();
     let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
     let names = |book: &Rulebook| book.items().map(|r| r.name.clone()).collect::<Vec<_>>();
 
     let reference = Rulebook::discover(

@@ -1,0 +1,492 @@
+//! `rulebook explain [NAME]`: every discovered file and what became of it, then the
+//! warnings; or the story of one name.
+
+use std::fmt::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use rulebook::stages::rule::FrontmatterOutcome;
+use rulebook::{Diagnostic, ProviderInfo, Rulebook, Status};
+use serde::Serialize;
+
+use super::{Landed, not_loaded, parse_bucket};
+use crate::json::{self, JsonDiagnostic, JsonSource};
+use crate::printer::{Printer, escape};
+
+/// What became of one file, as JSON (flattened into the file's object).
+#[derive(Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+enum Fate<'a> {
+    Shadowed {
+        shadowed_by: JsonSource<'a>,
+    },
+    Invalid {
+        reason: &'a str,
+    },
+    Bucketed {
+        bucket: &'static str,
+        ttsr_rejected: Option<&'a str>,
+    },
+    Unbucketed {
+        reason: &'a str,
+    },
+    Active,
+}
+
+/// The frontmatter and fields of a file, for `explain NAME --json`.
+#[derive(Serialize)]
+struct Details<'a> {
+    description: Option<&'a str>,
+    globs: Option<&'a [String]>,
+    always_apply: Option<bool>,
+    condition: &'a [String],
+    activation: Option<rulebook::Activation>,
+    frontmatter: &'a rulebook::stages::rule::Map,
+    content_bytes: usize,
+}
+
+#[derive(Serialize)]
+struct File<'a> {
+    name: &'a str,
+    provider: &'a str,
+    provider_name: &'a str,
+    level: &'static str,
+    #[serde(serialize_with = "json::path")]
+    path: &'a Path,
+    frontmatter_outcome: FrontmatterOutcome,
+    #[serde(flatten)]
+    fate: Fate<'a>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    details: Option<Details<'a>>,
+}
+
+#[derive(Serialize)]
+struct ExplainAll<'a> {
+    profile: &'static str,
+    #[serde(serialize_with = "json::path")]
+    cwd: &'a Path,
+    #[serde(serialize_with = "json::path")]
+    home: &'a Path,
+    providers: &'a [ProviderInfo],
+    summary: Summary,
+    files: Vec<File<'a>>,
+    not_loaded: Vec<JsonDiagnostic<'a>>,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    lossy_paths: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ExplainOne<'a> {
+    profile: &'static str,
+    name: &'a str,
+    files: Vec<File<'a>>,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct Failure {
+    error: String,
+}
+
+/// How many files landed where.
+#[derive(Serialize, Default)]
+struct Summary {
+    ttsr: usize,
+    always_apply: usize,
+    rulebook: usize,
+    manual: usize,
+    no_bucket: usize,
+    shadowed: usize,
+    invalid: usize,
+    not_loaded: usize,
+}
+
+fn fate(book: &Rulebook, index: usize) -> Fate<'_> {
+    let entry = &book.all()[index];
+    match &entry.status {
+        Status::Shadowed { by } => Fate::Shadowed {
+            shadowed_by: JsonSource::new(&book.all()[*by].item),
+        },
+        Status::Invalid { reason } => Fate::Invalid { reason },
+        Status::Active => match book.entry_placement(index) {
+            Some(p) => match p.bucket {
+                Some(bucket) => Fate::Bucketed {
+                    bucket: bucket.as_str(),
+                    ttsr_rejected: p.ttsr_rejected.as_deref(),
+                },
+                None => Fate::Unbucketed {
+                    reason: p.reason.as_deref().unwrap_or_default(),
+                },
+            },
+            None => Fate::Active,
+        },
+    }
+}
+
+/// Where a file landed, for `--bucket`; `None` for a shadowed or invalid one.
+fn bucket_of(book: &Rulebook, index: usize) -> Option<Landed> {
+    match book.all()[index].status {
+        Status::Active => Some(book.entry_placement(index).and_then(|p| p.bucket).into()),
+        _ => None,
+    }
+}
+
+fn file(book: &Rulebook, index: usize, details: bool) -> File<'_> {
+    let rule = &book.all()[index].item;
+    File {
+        name: &rule.name,
+        provider: &rule.source.provider,
+        provider_name: &rule.source.provider_name,
+        level: json::level(rule),
+        path: &rule.path,
+        frontmatter_outcome: rule.frontmatter_outcome,
+        fate: fate(book, index),
+        details: details.then(|| Details {
+            description: rule.description.as_deref(),
+            globs: rule.globs.as_deref(),
+            always_apply: rule.always_apply,
+            condition: &rule.condition,
+            activation: rule.activation,
+            frontmatter: &rule.frontmatter,
+            content_bytes: rule.content.len(),
+        }),
+    }
+}
+
+fn summary(book: &Rulebook) -> Summary {
+    let mut s = Summary::default();
+    for index in 0..book.all().len() {
+        match fate(book, index) {
+            Fate::Shadowed { .. } => s.shadowed += 1,
+            Fate::Invalid { .. } => s.invalid += 1,
+            Fate::Unbucketed { .. } | Fate::Active => s.no_bucket += 1,
+            Fate::Bucketed { bucket, .. } => match bucket {
+                "ttsr" => s.ttsr += 1,
+                "always-apply" => s.always_apply += 1,
+                "rulebook" => s.rulebook += 1,
+                _ => s.manual += 1,
+            },
+        }
+    }
+    s.not_loaded = not_loaded(book).count();
+    s
+}
+
+/// A file's fate in words, coloured.
+fn fate_text(out: &Printer<'_>, index: usize) -> String {
+    let book = out.book;
+    match fate(book, index) {
+        Fate::Shadowed { .. } => {
+            let Status::Shadowed { by } = book.all()[index].status else {
+                return String::new();
+            };
+            let winner = &book.all()[by].item;
+            out.dim(&format!(
+                "shadowed by {} ({})",
+                out.show(&winner.path),
+                escape(&winner.source.provider)
+            ))
+        }
+        Fate::Invalid { reason } => out.red(&format!("invalid: {}", out.message(reason))),
+        Fate::Bucketed { bucket, .. } => out.green(bucket),
+        Fate::Unbucketed { reason } => {
+            out.yellow(&format!("in no bucket: {}", out.message(reason)))
+        }
+        Fate::Active => "active".to_owned(),
+    }
+}
+
+pub(crate) fn run(
+    out: &mut Printer<'_>,
+    name: Option<&str>,
+    bucket: Option<&str>,
+    provider: Option<&str>,
+) -> ExitCode {
+    let bucket = match bucket.map(parse_bucket).transpose() {
+        Ok(bucket) => bucket,
+        Err(message) => {
+            eprintln!("rulebook: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(id) = provider {
+        if !out.book.providers().iter().any(|p| p.id == id) {
+            let known: Vec<&str> = out.book.providers().iter().map(|p| p.id.as_str()).collect();
+            eprintln!(
+                "rulebook: unknown provider `{}`: use one of {}",
+                escape(id),
+                known.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    }
+    match name {
+        Some(name) => one(out, name),
+        None => all(out, bucket, provider),
+    }
+}
+
+fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) -> ExitCode {
+    let book = out.book;
+    let keep = |index: usize| {
+        let entry = &book.all()[index];
+        provider.is_none_or(|p| entry.provider == p)
+            && bucket.is_none_or(|b| bucket_of(book, index) == Some(b))
+    };
+    if out.json {
+        out.json(&ExplainAll {
+            profile: json::profile(book),
+            cwd: book.cwd(),
+            home: book.home(),
+            providers: book.providers(),
+            summary: summary(book),
+            files: (0..book.all().len())
+                .filter(|&i| keep(i))
+                .map(|i| file(book, i, false))
+                .collect(),
+            not_loaded: json::diagnostics(not_loaded(book)),
+            diagnostics: json::diagnostics(book.diagnostics()),
+            lossy_paths: json::lossy_paths(book),
+        });
+        return ExitCode::SUCCESS;
+    }
+    let s = summary(book);
+    let _ = writeln!(
+        out.text,
+        "{} rule file(s) for {} (home {}, profile {})",
+        book.all().len(),
+        escape(&book.cwd().display().to_string()),
+        escape(&book.home().display().to_string()),
+        json::profile(book)
+    );
+    let counts = [
+        ("ttsr", s.ttsr),
+        ("always-apply", s.always_apply),
+        ("rulebook", s.rulebook),
+        ("manual", s.manual),
+        ("no bucket", s.no_bucket),
+        ("shadowed", s.shadowed),
+        ("invalid", s.invalid),
+        ("not loaded", s.not_loaded),
+    ];
+    let line: Vec<String> = counts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(what, n)| format!("{n} {what}"))
+        .collect();
+    if !line.is_empty() {
+        let _ = writeln!(out.text, "{}", out.bold(&line.join(", ")));
+    }
+    let shown_width = |p: &Path| out.show(p).chars().count();
+    let path_width = book
+        .all()
+        .iter()
+        .map(|e| shown_width(&e.item.path))
+        .max()
+        .unwrap_or(0);
+    let name_width = book
+        .all()
+        .iter()
+        .map(|e| escape(&e.item.name).chars().count())
+        .max()
+        .unwrap_or(0);
+    for info in book.providers() {
+        if provider.is_some_and(|p| p != info.id) {
+            continue;
+        }
+        let indices: Vec<usize> = (0..book.all().len())
+            .filter(|&i| book.all()[i].provider == info.id && keep(i))
+            .collect();
+        let refused: Vec<&Diagnostic> = if bucket.is_none() {
+            not_loaded(book)
+                .filter(|d| d.provider.as_deref() == Some(&info.display_name))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if bucket.is_some() && indices.is_empty() {
+            continue;
+        }
+        let state = if info.enabled { "" } else { ", disabled" };
+        let refused_note = if refused.is_empty() {
+            String::new()
+        } else {
+            format!(", {} not loaded", refused.len())
+        };
+        let heading = out.bold(&format!(
+            "{} ({})",
+            escape(&info.display_name),
+            escape(&info.id)
+        ));
+        let detail = out.dim(&format!(
+            "priority {}{state}: {} file(s){refused_note}",
+            info.priority,
+            indices.len()
+        ));
+        let _ = writeln!(out.text, "\n{heading} {detail}");
+        for d in refused {
+            let path = d.path.as_deref().map(|p| out.show(p)).unwrap_or_default();
+            let pad = " ".repeat(path_width.saturating_sub(path.chars().count()));
+            let arrow = out.dim("→");
+            let why = out.red(&format!("not loaded: {}", out.message(&d.message)));
+            let _ = writeln!(
+                out.text,
+                "  {path}{pad}  {}  {arrow} {why}",
+                " ".repeat(name_width)
+            );
+        }
+        for i in indices {
+            let rule = &book.all()[i].item;
+            let path = out.show(&rule.path);
+            let name = escape(&rule.name);
+            let path_pad = " ".repeat(path_width.saturating_sub(path.chars().count()));
+            let name_pad = " ".repeat(name_width.saturating_sub(name.chars().count()));
+            let _ = writeln!(
+                out.text,
+                "  {path}{path_pad}  {}{name_pad}  {} {}",
+                out.bold(&name),
+                out.dim("→"),
+                fate_text(out, i)
+            );
+        }
+    }
+    let diagnostics: Vec<&Diagnostic> = book
+        .diagnostics()
+        .iter()
+        .filter(|d| {
+            provider.is_none_or(|p| {
+                let name = book
+                    .providers()
+                    .iter()
+                    .find(|i| i.id == p)
+                    .map(|i| i.display_name.as_str());
+                d.provider.as_deref() == name
+            })
+        })
+        .collect();
+    out.warnings(&diagnostics);
+    ExitCode::SUCCESS
+}
+
+fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
+    let book = out.book;
+    let indices: Vec<usize> = (0..book.all().len())
+        .filter(|&i| book.all()[i].item.name == name)
+        .collect();
+    if indices.is_empty() {
+        let mut known: Vec<&str> = book.all().iter().map(|e| e.item.name.as_str()).collect();
+        known.sort_unstable();
+        known.dedup();
+        let message = format!(
+            "no rule file is named `{name}`; known names: {}",
+            if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            }
+        );
+        if out.json {
+            out.json(&Failure {
+                error: message.clone(),
+            });
+        }
+        eprintln!("rulebook: {}", escape(&message));
+        return ExitCode::FAILURE;
+    }
+    let paths: Vec<&Path> = indices
+        .iter()
+        .map(|&i| book.all()[i].item.path.as_path())
+        .collect();
+    let diagnostics: Vec<&Diagnostic> = book
+        .diagnostics()
+        .iter()
+        .filter(|d| d.path.as_deref().is_some_and(|p| paths.contains(&p)))
+        .collect();
+    if out.json {
+        out.json(&ExplainOne {
+            profile: json::profile(book),
+            name,
+            files: indices.iter().map(|&i| file(book, i, true)).collect(),
+            diagnostics: json::diagnostics(diagnostics.iter().copied()),
+        });
+        return ExitCode::SUCCESS;
+    }
+    let _ = writeln!(
+        out.text,
+        "{} file(s) named {}, in precedence order:",
+        indices.len(),
+        out.bold(&format!("`{}`", escape(name)))
+    );
+    for &i in &indices {
+        let rule = &book.all()[i].item;
+        let _ = writeln!(
+            out.text,
+            "\n  {} ({}, {})\n    → {}",
+            out.bold(&out.show(&rule.path)),
+            escape(&rule.source.provider_name),
+            json::level(rule),
+            fate_text(out, i)
+        );
+        let outcome = match rule.frontmatter_outcome {
+            FrontmatterOutcome::Absent => "none",
+            FrontmatterOutcome::Parsed => "valid YAML",
+            FrontmatterOutcome::NotAMap => "YAML, but not a map (ignored)",
+            FrontmatterOutcome::Recovered => "invalid YAML, recovered",
+            FrontmatterOutcome::LineParser => "invalid YAML, read line by line",
+        };
+        let _ = writeln!(out.text, "    frontmatter: {outcome}");
+        for (key, value) in &rule.frontmatter {
+            let _ = writeln!(
+                out.text,
+                "      {}: {}",
+                escape(key),
+                escape(&crate::printer::cut_long(&value.to_string()))
+            );
+        }
+        let show = |value: Option<String>, none: &str| {
+            value.map_or_else(|| none.to_owned(), |v| escape(&v).into_owned())
+        };
+        let _ = writeln!(
+            out.text,
+            "    description: {}",
+            show(
+                rule.description.as_ref().map(|d| format!("{d:?}")),
+                "(none)"
+            )
+        );
+        let _ = writeln!(
+            out.text,
+            "    alwaysApply: {}",
+            show(rule.always_apply.map(|b| b.to_string()), "(unset)")
+        );
+        let _ = writeln!(
+            out.text,
+            "    globs: {}",
+            show(rule.globs.as_ref().map(|g| format!("{g:?}")), "(none)")
+        );
+        if !rule.condition.is_empty() {
+            let _ = writeln!(
+                out.text,
+                "    condition: {}",
+                escape(&format!("{:?}", rule.condition))
+            );
+        }
+        if let Some(activation) = rule.activation {
+            let _ = writeln!(out.text, "    trigger: {activation:?}");
+        }
+        let first = rule.content.lines().next().unwrap_or("");
+        let _ = writeln!(
+            out.text,
+            "    content: {} byte(s){}",
+            rule.content.len(),
+            if first.is_empty() {
+                String::new()
+            } else {
+                escape(&format!(", starting {first:?}")).into_owned()
+            }
+        );
+    }
+    out.warnings(&diagnostics);
+    ExitCode::SUCCESS
+}

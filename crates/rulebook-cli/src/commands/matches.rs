@@ -1,0 +1,179 @@
+//! `rulebook match PATH…`: which rules apply to these files. Always-apply rules apply to
+//! every file (marked as such); the others by their globs (Extended E3).
+
+use std::fmt::Write;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use rulebook::{Rule, RuleBucket, Rulebook};
+use serde::Serialize;
+
+use crate::json::{self, JsonDiagnostic};
+use crate::printer::{Printer, escape};
+
+#[derive(Serialize)]
+struct Hit<'a> {
+    name: &'a str,
+    /// `always-apply` or `glob`.
+    by: &'static str,
+    glob: Option<String>,
+    bucket: Option<&'static str>,
+    provider: &'a str,
+    #[serde(serialize_with = "json::path")]
+    path: &'a Path,
+}
+
+#[derive(Serialize)]
+struct PathHits<'a> {
+    #[serde(serialize_with = "json::path")]
+    path: &'a Path,
+    inside_project: bool,
+    rules: Vec<Hit<'a>>,
+}
+
+#[derive(Serialize)]
+struct Matches<'a> {
+    profile: &'static str,
+    paths: Vec<PathHits<'a>>,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+/// The paths of standard input, one per line (empty lines skipped).
+pub(crate) fn read_stdin_paths() -> std::io::Result<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let line = line.trim_end_matches('\r');
+        if !line.is_empty() {
+            paths.push(PathBuf::from(line));
+        }
+    }
+    Ok(paths)
+}
+
+/// The path the globs are matched with: an absolute path is resolved to its real path
+/// where it exists (the project directory is too), so a symlinked or `..`-spelled path
+/// inside the project is inside it; a relative path is relative to the project.
+fn resolved(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        std::fs::canonicalize(path).unwrap_or_else(|_| json::normalize(path))
+    } else {
+        path.to_path_buf()
+    }
+}
+
+fn hits<'a>(book: &'a Rulebook, rules: &[&'a Rule], path: &Path) -> (bool, Vec<Hit<'a>>) {
+    let bucket = |position: usize| {
+        book.placement(position)
+            .and_then(|p| p.bucket)
+            .map(RuleBucket::as_str)
+    };
+    let mut out: Vec<(usize, Hit<'a>)> = Vec::new();
+    for (position, rule) in rules.iter().enumerate() {
+        if book
+            .placement(position)
+            .is_some_and(|p| p.bucket == Some(RuleBucket::AlwaysApply))
+        {
+            out.push((
+                position,
+                Hit {
+                    name: &rule.name,
+                    by: "always-apply",
+                    glob: None,
+                    bucket: bucket(position),
+                    provider: &rule.source.provider,
+                    path: &rule.path,
+                },
+            ));
+        }
+    }
+    let inside = rulebook::stages::matching::GlobIndex::relative(book.cwd(), path).is_some();
+    for m in book.matches(path) {
+        if out.iter().any(|(p, _)| *p == m.rule) {
+            continue;
+        }
+        let rule = rules[m.rule];
+        out.push((
+            m.rule,
+            Hit {
+                name: &rule.name,
+                by: "glob",
+                glob: Some(m.glob),
+                bucket: bucket(m.rule),
+                provider: &rule.source.provider,
+                path: &rule.path,
+            },
+        ));
+    }
+    out.sort_by_key(|(p, _)| *p);
+    (inside, out.into_iter().map(|(_, h)| h).collect())
+}
+
+pub(crate) fn run(out: &mut Printer<'_>, paths: &[PathBuf]) -> ExitCode {
+    let book = out.book;
+    let rules: Vec<&Rule> = book.items().collect();
+    let resolved: Vec<PathBuf> = paths.iter().map(|p| resolved(p)).collect();
+    if out.json {
+        let per_path = paths
+            .iter()
+            .zip(&resolved)
+            .map(|(shown, path)| {
+                let (inside_project, rules) = hits(book, &rules, path);
+                PathHits {
+                    path: shown,
+                    inside_project,
+                    rules,
+                }
+            })
+            .collect();
+        out.json(&Matches {
+            profile: json::profile(book),
+            paths: per_path,
+            diagnostics: json::diagnostics(book.glob_diagnostics()),
+        });
+        return ExitCode::SUCCESS;
+    }
+    if book.profile() == rulebook::Profile::Reference {
+        let note = out.dim("note: the reference profile never attaches rules by glob; the glob matches below are what --profile extended would attach");
+        let _ = writeln!(out.text, "{note}");
+    }
+    for (shown, path) in paths.iter().zip(&resolved) {
+        let (inside, hits) = hits(book, &rules, path);
+        let shown = out.bold(&escape(&shown.display().to_string()));
+        let globbed = hits.iter().any(|h| h.by == "glob");
+        let note = if !inside {
+            Some("outside the project: no glob matches it")
+        } else if !globbed {
+            Some("no rule's globs match")
+        } else {
+            None
+        };
+        match note {
+            Some(note) => {
+                let note = out.dim(note);
+                let _ = writeln!(out.text, "{shown}  {note}");
+            }
+            None => {
+                let _ = writeln!(out.text, "{shown}");
+            }
+        }
+        for h in hits {
+            let how = match &h.glob {
+                Some(glob) => format!("by {}", escape(glob)),
+                None => "always-apply".to_owned(),
+            };
+            let detail = out.dim(&format!(
+                "({}, {})",
+                h.bucket.unwrap_or("no bucket"),
+                out.show(h.path)
+            ));
+            let _ = writeln!(out.text, "  {}  {how}  {detail}", escape(h.name));
+        }
+    }
+    let glob_warnings: Vec<_> = book.glob_diagnostics().iter().collect();
+    if !glob_warnings.is_empty() {
+        out.warnings(&glob_warnings);
+    }
+    ExitCode::SUCCESS
+}

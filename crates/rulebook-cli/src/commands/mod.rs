@@ -1,0 +1,58 @@
+//! One module per command, as ruff's `crates/ruff/src/commands/` does. Each writes into the
+//! [`crate::printer::Printer`] and returns the exit code.
+
+pub(crate) mod check;
+pub(crate) mod complete;
+pub(crate) mod explain;
+pub(crate) mod list;
+pub(crate) mod matches;
+pub(crate) mod prompt;
+pub(crate) mod read;
+
+use rulebook::{Diagnostic, DiagnosticCode, RuleBucket, Rulebook};
+
+/// The diagnostics of files that were found but never became a rule: unreadable, too
+/// large (E9), outside the project (E10), not a regular file.
+pub(crate) fn not_loaded(book: &Rulebook) -> impl Iterator<Item = &Diagnostic> + '_ {
+    book.diagnostics().iter().filter(|d| {
+        matches!(
+            d.code,
+            DiagnosticCode::ReadFailed
+                | DiagnosticCode::TooLarge
+                | DiagnosticCode::OutsideProject
+                | DiagnosticCode::NotAFile
+        ) && d.path.is_some()
+    })
+}
+
+/// Where an active rule landed: a bucket, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Landed {
+    /// In this bucket.
+    In(RuleBucket),
+    /// In no bucket.
+    Nowhere,
+}
+
+impl From<Option<RuleBucket>> for Landed {
+    fn from(bucket: Option<RuleBucket>) -> Self {
+        bucket.map_or(Self::Nowhere, Self::In)
+    }
+}
+
+/// A bucket by the name `--bucket` takes (`none` is the rules in no bucket).
+pub(crate) fn parse_bucket(name: &str) -> Result<Landed, String> {
+    [
+        RuleBucket::Ttsr,
+        RuleBucket::AlwaysApply,
+        RuleBucket::Rulebook,
+        RuleBucket::Manual,
+    ]
+    .into_iter()
+    .find(|b| b.as_str() == name)
+    .map(Landed::In)
+    .or_else(|| (name == "none").then_some(Landed::Nowhere))
+    .ok_or_else(|| {
+        format!("unknown bucket `{name}`: use ttsr, always-apply, rulebook, manual or none")
+    })
+}

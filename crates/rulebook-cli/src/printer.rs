@@ -1,0 +1,306 @@
+//! The output being built: colour, paths as a person reads them, escaping, warnings.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+use std::path::Path;
+
+use rulebook::{Diagnostic, Rulebook, Severity};
+use serde::Serialize;
+
+const BOLD: &str = "\x1b[1m";
+const DIM: &str = "\x1b[2m";
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32m";
+const YELLOW: &str = "\x1b[33m";
+const CYAN: &str = "\x1b[36m";
+const RESET: &str = "\x1b[0m";
+
+/// The output of one command, and what it needs to know to write it.
+pub(crate) struct Printer<'a> {
+    pub(crate) book: &'a Rulebook,
+    color: bool,
+    /// `--json` was given.
+    pub(crate) json: bool,
+    pub(crate) text: String,
+    /// Bytes written as they are (a prompt, a rule's content), after `text`.
+    raw: Vec<u8>,
+}
+
+impl<'a> Printer<'a> {
+    pub(crate) fn new(book: &'a Rulebook, color: bool, json: bool) -> Self {
+        Self {
+            book,
+            color,
+            json,
+            text: String::new(),
+            raw: Vec::new(),
+        }
+    }
+
+    /// Everything to write, in order.
+    pub(crate) fn finish(self) -> Vec<u8> {
+        let mut bytes = self.text.into_bytes();
+        if bytes.is_empty() {
+            return self.raw;
+        }
+        bytes.extend_from_slice(&self.raw);
+        bytes
+    }
+
+    /// Content printed exactly (a rule body, the prompt): no escaping, no copy.
+    pub(crate) fn raw(&mut self, content: String) {
+        if self.raw.is_empty() {
+            self.raw = content.into_bytes();
+        } else {
+            self.raw.extend_from_slice(content.as_bytes());
+        }
+    }
+
+    /// One JSON document, pretty-printed, then a newline. Serialization cannot fail on our
+    /// types (paths are written lossily by [`crate::json::path`]); if it did, the error is
+    /// the output, never a panic.
+    pub(crate) fn json<T: Serialize>(&mut self, value: &T) {
+        let mut bytes = Vec::new();
+        match serde_json::to_writer_pretty(&mut bytes, value) {
+            Ok(()) => {
+                self.text.push_str(&String::from_utf8_lossy(&bytes));
+                self.text.push('\n');
+            }
+            Err(err) => {
+                let _ = writeln!(
+                    self.text,
+                    "{{\"error\": {}}}",
+                    serde_json::Value::String(format!("cannot write JSON: {err}"))
+                );
+            }
+        }
+    }
+
+    fn paint(&self, style: &str, text: &str) -> String {
+        if self.color {
+            format!("{style}{text}{RESET}")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    pub(crate) fn bold(&self, text: &str) -> String {
+        self.paint(BOLD, text)
+    }
+
+    pub(crate) fn dim(&self, text: &str) -> String {
+        self.paint(DIM, text)
+    }
+
+    pub(crate) fn red(&self, text: &str) -> String {
+        self.paint(RED, text)
+    }
+
+    pub(crate) fn yellow(&self, text: &str) -> String {
+        self.paint(YELLOW, text)
+    }
+
+    pub(crate) fn green(&self, text: &str) -> String {
+        self.paint(GREEN, text)
+    }
+
+    pub(crate) fn cyan(&self, text: &str) -> String {
+        self.paint(CYAN, text)
+    }
+
+    /// A path relative to the project (`.cursor/rules/x.mdc`) or the home (`~/…`) when under
+    /// one of them, else absolute; escaped.
+    pub(crate) fn show(&self, path: &Path) -> String {
+        escape(&self.book.display_path(path)).into_owned()
+    }
+
+    /// Messages name files by absolute path; in text output show them as `show` does.
+    /// Escaped, and long values cut.
+    pub(crate) fn message(&self, message: &str) -> String {
+        let cwd = format!("{}/", self.book.cwd().display());
+        let home = format!("{}/", self.book.home().display());
+        let mut text = message.replace(&cwd, "");
+        if self.book.home().as_os_str().len() > 1 {
+            text = text.replace(&home, "~/");
+        }
+        escape(&cut_long(&text)).into_owned()
+    }
+
+    /// The label of a severity: `error`, `warning`, `info`, coloured.
+    pub(crate) fn severity(&self, severity: Severity) -> String {
+        match severity {
+            Severity::Error => self.red("error"),
+            Severity::Warning => self.yellow("warning"),
+            Severity::Info => self.cyan("info"),
+        }
+    }
+
+    /// Warnings grouped by file: the path once, then one line per warning (`line:col` first
+    /// where known); warnings about no file last.
+    pub(crate) fn warnings(&mut self, diagnostics: &[&Diagnostic]) {
+        if diagnostics.is_empty() {
+            let _ = writeln!(self.text, "\nNo warnings.");
+            return;
+        }
+        let _ = writeln!(
+            self.text,
+            "\n{} ({}):",
+            self.bold("Warnings"),
+            diagnostics.len()
+        );
+        let mut groups: Vec<(Option<&Path>, Vec<&Diagnostic>)> = Vec::new();
+        for d in diagnostics {
+            let path = d.path.as_deref();
+            match groups.iter_mut().find(|(p, _)| *p == path) {
+                Some((_, list)) => list.push(d),
+                None => groups.push((path, vec![d])),
+            }
+        }
+        groups.sort_by_key(|(p, _)| p.is_none());
+        for (path, list) in groups {
+            let indent = match path {
+                Some(path) => {
+                    let _ = writeln!(self.text, "  {}", self.bold(&self.show(path)));
+                    "    "
+                }
+                None => "  ",
+            };
+            for d in list {
+                let line = self.diagnostic_line(d, path.is_some());
+                let _ = writeln!(self.text, "{indent}{line}");
+            }
+        }
+    }
+
+    /// One diagnostic on one line; without its path when `grouped` (the group names it).
+    pub(crate) fn diagnostic_line(&self, d: &Diagnostic, grouped: bool) -> String {
+        let mut at = String::new();
+        if !grouped {
+            if let Some(path) = d.path.as_deref() {
+                at = self.show(path);
+            }
+        }
+        if let Some(line) = d.line {
+            if !at.is_empty() {
+                at.push(':');
+            }
+            let _ = write!(at, "{line}");
+            if let Some(column) = d.column {
+                let _ = write!(at, ":{column}");
+            }
+        }
+        let provider = d
+            .provider
+            .as_deref()
+            .map(|p| format!("[{}] ", escape(p)))
+            .unwrap_or_default();
+        let mut message = self.message(&d.message);
+        if grouped {
+            // The group's header names the file; do not repeat it in the message.
+            if let Some(path) = d.path.as_deref() {
+                let shown = self.show(path);
+                message = message.replace(&format!(" ({shown})"), "");
+            }
+        }
+        if at.is_empty() {
+            format!("{provider}{message}")
+        } else {
+            format!("{}: {provider}{message}", self.dim(&at))
+        }
+    }
+}
+
+/// `text` with every control character, and every Unicode bidirectional override, written
+/// as a visible escape (`\x1b`, `\r`, `\u{202e}`), as ripgrep and git do with names they
+/// print: a rule file cannot clear the screen, set the terminal title or the clipboard,
+/// or hide text behind a carriage return.
+pub(crate) fn escape(text: &str) -> Cow<'_, str> {
+    let dangerous =
+        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !text.chars().any(dangerous) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x100 && dangerous(c) => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if dangerous(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// As [`escape`], keeping line breaks: for multi-line messages (`Unknown rule: x` and
+/// `Available: …` on the next line).
+pub(crate) fn escape_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| escape(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The longest a quoted value may run in a message before it is cut (a 100 KB trigger is
+/// not echoed whole).
+const MAX_VALUE: usize = 200;
+
+/// Cuts every run longer than [`MAX_VALUE`] characters between quotes or backticks.
+pub(crate) fn cut_long(text: &str) -> Cow<'_, str> {
+    if text.len() <= MAX_VALUE * 2 {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(MAX_VALUE * 4);
+    let mut run = 0usize;
+    let mut skipped = 0usize;
+    for c in text.chars() {
+        if matches!(c, '"' | '`' | ' ') {
+            if skipped > 0 {
+                let _ = write!(out, "… ({skipped} more characters)");
+                skipped = 0;
+            }
+            run = 0;
+            out.push(c);
+            continue;
+        }
+        run += 1;
+        if run > MAX_VALUE {
+            skipped += 1;
+        } else {
+            out.push(c);
+        }
+    }
+    if skipped > 0 {
+        let _ = write!(out, "… ({skipped} more characters)");
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_visible() {
+        assert_eq!(escape("plain"), "plain");
+        assert_eq!(escape("a\x1b]0;title\x07b"), "a\\x1b]0;title\\x07b");
+        assert_eq!(escape("x\ry\n"), "x\\ry\\n");
+        assert_eq!(escape("\u{9b}2J"), "\\x9b2J");
+        assert_eq!(escape("abc\u{202e}txt"), "abc\\u{202e}txt");
+    }
+
+    #[test]
+    fn long_values_are_cut() {
+        let long = format!("condition \"{}\" is bad", "a".repeat(10_000));
+        let cut = cut_long(&long);
+        assert!(cut.len() < 300, "{cut}");
+        assert!(cut.contains("(9800 more characters)"), "{cut}");
+        assert_eq!(cut_long("short"), "short");
+    }
+}
