@@ -1,9 +1,12 @@
-//! The real rule files of `../shared/corpus/`, laid out as each tool reads them, through
-//! `rulebook check --json` and `rulebook explain --json` under both profiles: no panic,
-//! every file accounted for, and a table of how their frontmatter parsed.
+//! Real rule files, laid out as each tool reads them, through `rulebook check --json` and
+//! `rulebook explain --json` under both profiles: no panic, every file accounted for, and a
+//! table of how their frontmatter parsed.
 //!
-//! The corpus lives beside the repository (`../shared/corpus`), not in it; where it is
-//! absent this test says so and checks nothing.
+//! Two runs of the same code:
+//! - the sample vendored in `fixtures/corpus/` (always there; its table is a snapshot);
+//! - the full corpus beside the repository (`../shared/corpus`, or `$RULEBOOK_CORPUS`),
+//!   which a fresh clone does not have: that test says it skipped, and no snapshot depends
+//!   on it (it asserts the invariants and prints its table).
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::collections::BTreeMap;
@@ -152,14 +155,10 @@ fn run_json(tree: &Tree, args: &[&str]) -> (i32, Value) {
     (code, value)
 }
 
-#[test]
-fn corpus_loads_without_panic_and_every_file_is_accounted_for() {
-    let corpus = workspace_root().join("../shared/corpus");
-    if !corpus.join("MANIFEST.tsv").exists() {
-        eprintln!("skipped: no corpus at {}", corpus.display());
-        return;
-    }
-    let scratch = tempfile_dir();
+/// Runs every tree of `corpus` through the binary; asserts that every file is accounted
+/// for; returns the table of outcomes.
+fn run_corpus(corpus: &Path, label: &str) -> String {
+    let scratch = tempfile_dir(label);
     let trees = build_trees(&corpus, &scratch);
     let total: usize = trees.iter().map(|t| t.rule_files).sum();
     let mut table = String::new();
@@ -227,11 +226,34 @@ fn corpus_loads_without_panic_and_every_file_is_accounted_for() {
     }
     let _ = fs::remove_dir_all(&scratch);
     println!("{table}");
-    insta::assert_snapshot!(table);
+    table
 }
 
-fn tempfile_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rulebook-corpus-{}", std::process::id()));
+#[test]
+fn vendored_sample_loads_without_panic_and_every_file_is_accounted_for() {
+    let sample = workspace_root().join("fixtures/corpus");
+    insta::assert_snapshot!(run_corpus(&sample, "sample"));
+}
+
+/// The full corpus, where it is: `$RULEBOOK_CORPUS`, else `../shared/corpus`. Skips, and
+/// says so, where it is not (a fresh clone); asserts the same invariants as the sample.
+#[test]
+fn full_corpus_loads_without_panic_and_every_file_is_accounted_for() {
+    let corpus = std::env::var_os("RULEBOOK_CORPUS")
+        .map_or_else(|| workspace_root().join("../shared/corpus"), PathBuf::from);
+    if !corpus.join("MANIFEST.tsv").exists() {
+        println!(
+            "skipped: no full corpus at {} (set RULEBOOK_CORPUS to run it); the vendored sample ran instead",
+            corpus.display()
+        );
+        return;
+    }
+    let table = run_corpus(&corpus, "full");
+    assert!(table.starts_with("rule files: "), "{table}");
+}
+
+fn tempfile_dir(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rulebook-corpus-{label}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir

@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
         Some("new-provider") => new_provider(&args[1..]),
+        Some("man") => man(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())
@@ -48,6 +49,8 @@ commands:
                                   run the benchmarks, print the table
   fuzz [--seconds S] [TARGET...]  time-boxed random testing of frontmatter, protocol,
                                   ttsr (default: all three, 60 s each)
+  man [--out FILE]                write the rulebook(1) man page (default:
+                                  target/man/rulebook.1)
   new-provider NAME               scaffold crates/rulebook-provider-NAME (reads
                                   .NAME/rules/*.md), a fixture and a snapshot test";
 
@@ -103,6 +106,25 @@ fn ci() -> Result<(), String> {
             .env("INSTA_SNAPSHOT_REFERENCES_FILE", &references),
     )?;
     check_unreferenced(&references)?;
+    // A fresh clone has no `../shared`: prove the suite passes without the full corpus
+    // (the corpus test must skip, and no snapshot may depend on it having run).
+    let empty = target.join("no-corpus");
+    fs::create_dir_all(&empty).map_err(|e| format!("cannot create {}: {e}", empty.display()))?;
+    run(
+        "test without ../shared/corpus",
+        cargo()
+            .args([
+                "test",
+                "--locked",
+                "-p",
+                "rulebook-tests",
+                "--test",
+                "corpus",
+            ])
+            .env("CI", "true")
+            .env("INSTA_UPDATE", "no")
+            .env("RULEBOOK_CORPUS", &empty),
+    )?;
     run(
         "doc",
         cargo()
@@ -110,6 +132,41 @@ fn ci() -> Result<(), String> {
             .env("RUSTDOCFLAGS", "-D warnings"),
     )?;
     eprintln!("xtask: ci passed");
+    Ok(())
+}
+
+/// The man page, rendered by the binary itself (clap_mangen) so it never drifts from `--help`.
+fn man(args: &[String]) -> Result<(), String> {
+    let target =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let out = flag(args, "--out").map_or_else(|| target.join("man/rulebook.1"), PathBuf::from);
+    let output = cargo()
+        .args([
+            "run",
+            "--quiet",
+            "--locked",
+            "-p",
+            "rulebook-cli",
+            "--",
+            "man",
+        ])
+        .output()
+        .map_err(|e| format!("man: could not start cargo: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "man: rulebook man failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    if let Some(dir) = out.parent() {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    fs::write(&out, &output.stdout).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    eprintln!(
+        "xtask: wrote {} (view it with `man {}`)",
+        out.display(),
+        out.display()
+    );
     Ok(())
 }
 
