@@ -192,3 +192,381 @@ fn colour_only_on_a_terminal_and_never_with_no_color() {
     // Piped (not a terminal): never.
     assert!(!String::from_utf8_lossy(&output_in("demo", &["list"]).stdout).contains('\x1b'));
 }
+
+cli_snapshot!(explain_bucket_filter, ["explain", "--bucket", "rulebook"]);
+cli_snapshot!(explain_provider_filter, ["explain", "--provider", "cursor"]);
+cli_snapshot!(explain_unknown_bucket, ["explain", "--bucket", "nope"]);
+cli_snapshot!(
+    prompt_paths_refused_by_reference,
+    ["prompt", "--profile", "reference", "--paths", "src/a.ts"]
+);
+cli_snapshot!(read_unbucketed_rule, ["read", "rule://style-notes"]);
+cli_snapshot!(check_strict, ["check", "--strict"]);
+cli_snapshot!(check_ignore, ["check", "--ignore", "no-bucket,unknown-key"]);
+cli_snapshot!(check_unknown_code, ["check", "--select", "no-such-code"]);
+
+/// A scratch project: `files` are (relative path, content); returns the directory.
+fn project(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    for (rel, bytes) in files {
+        let path = dir.path().join("project").join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    std::fs::create_dir_all(dir.path().join("project")).unwrap();
+    dir
+}
+
+/// Runs the binary on a scratch project (`-C`, as git and cargo spell it).
+fn output_at(dir: &Path, args: &[&str]) -> Output {
+    Command::new(rulebook_binary())
+        .arg("-C")
+        .arg(dir.join("project"))
+        .arg("--home")
+        .arg(dir.join("home"))
+        .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The README's first command (run the main job) runs as written, from the repository root.
+#[test]
+fn the_readme_first_command_runs() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("cargo run -p rulebook-cli -- "))
+        .expect("README gives the main command");
+    let args: Vec<&str> = line
+        .trim_start_matches("cargo run -p rulebook-cli -- ")
+        .split_whitespace()
+        .collect();
+    let output = Command::new(rulebook_binary())
+        .args(&args)
+        .current_dir(workspace_root())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{line}: {output:?}");
+    let text = stdout(&output);
+    assert!(
+        text.contains("rule file(s)") && text.contains("Warnings"),
+        "{text}"
+    );
+}
+
+#[test]
+fn completions_for_every_shell_and_a_man_page() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let output = Command::new(rulebook_binary())
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{shell}");
+        assert!(stdout(&output).contains("rulebook"), "{shell}");
+    }
+    let man = Command::new(rulebook_binary()).arg("man").output().unwrap();
+    assert!(stdout(&man).contains(".TH rulebook 1"));
+}
+
+#[test]
+fn color_flag_and_environment() {
+    let dir = project(&[(".xcsh/rules/a.md", b"---\ndescription: d\n---\nBody.\n")]);
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = Command::new(rulebook_binary());
+        cmd.arg("-C")
+            .arg(dir.path().join("project"))
+            .args(args)
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        stdout(&cmd.output().unwrap()).contains('\x1b')
+    };
+    assert!(run(&["list", "--color", "always"], &[]));
+    assert!(!run(
+        &["list", "--color", "never"],
+        &[("CLICOLOR_FORCE", "1")]
+    ));
+    assert!(
+        run(&["list"], &[("CLICOLOR_FORCE", "1")]),
+        "forced while piped"
+    );
+    assert!(!run(&["list"], &[("CLICOLOR_FORCE", "0")]));
+    assert!(!run(
+        &["list"],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]
+    ));
+    assert!(!run(&["list"], &[]), "piped: no colour");
+}
+
+/// Cursor writes `globs: *.ts,*.tsx` unquoted and matches it so: not a finding, and never
+/// advice to quote it. The same line in a Windsurf rule is worth a warning.
+#[test]
+fn check_agrees_with_cursor_about_unquoted_globs() {
+    let rule =
+        b"---\ndescription: TS\nglobs: *.ts,*.tsx\nalwaysApply: false\n---\nUse strict mode.\n";
+    let dir = project(&[
+        (".cursor/rules/ts.mdc", rule),
+        (".windsurf/rules/ts2.md", rule),
+    ]);
+    let output = output_at(dir.path(), &["check", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let findings = value["diagnostics"].as_array().unwrap();
+    assert!(
+        findings
+            .iter()
+            .all(|d| !d["path"].as_str().unwrap().ends_with("ts.mdc")),
+        "{findings:#?}"
+    );
+    assert!(
+        findings
+            .iter()
+            .any(|d| d["path"].as_str().unwrap().ends_with("ts2.md") && d["severity"] == "warning"),
+        "{findings:#?}"
+    );
+}
+
+#[test]
+fn check_speaks_where_it_was_silent() {
+    let dir = project(&[
+        ("AGENTS.md", b"Be nice.\n"),
+        (
+            ".github/instructions/x.instructions.md",
+            b"---\napplyTo: '**'\n---\nX\n",
+        ),
+        (
+            ".xcsh/rules/nobody.md",
+            b"No description, so nobody sees me.\n",
+        ),
+        (
+            ".xcsh/rules/dir-glob.md",
+            b"---\ndescription: web\nglobs: web/\n---\nWeb.\n",
+        ),
+        (
+            ".xcsh/rules/always.md",
+            b"---\nalwaysApply: true\nglobs: \"*.ts\"\ntitle: A title\n---\nAlways.\n",
+        ),
+    ]);
+    std::fs::create_dir_all(dir.path().join("project/web")).unwrap();
+    let output = output_at(dir.path(), &["check", "--json"]);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let codes: Vec<(&str, &str)> = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["severity"].as_str().unwrap()))
+        .collect();
+    for expected in [
+        ("unsupported-format", "info"),
+        ("no-bucket", "warning"),
+        ("glob-names-directory", "warning"),
+        ("ineffective-key", "info"),
+        ("unknown-key", "warning"),
+    ] {
+        assert!(codes.contains(&expected), "{expected:?} in {codes:?}");
+    }
+    // Unknown keys: one short line each, no list of known keys.
+    let text = stdout(&output_at(dir.path(), &["check"]));
+    let line = text.lines().find(|l| l.contains("unknown-key")).unwrap();
+    assert!(
+        line.ends_with("unknown key `title`: Native does not read it"),
+        "{line}"
+    );
+    // Warnings pass; --strict fails on them; rulebook.toml can ignore codes.
+    assert!(output.status.success());
+    assert_eq!(
+        output_at(dir.path(), &["check", "--strict"]).status.code(),
+        Some(1)
+    );
+    std::fs::write(
+        dir.path().join("project/rulebook.toml"),
+        "[check]\nignore = [\"no-bucket\", \"glob-names-directory\", \"unknown-key\"]\nstrict = true\n",
+    )
+    .unwrap();
+    let configured = output_at(dir.path(), &["check"]);
+    assert!(configured.status.success(), "{}", stdout(&configured));
+    std::fs::write(
+        dir.path().join("project/rulebook.toml"),
+        "[check]\nnope = 1\n",
+    )
+    .unwrap();
+    let bad = output_at(dir.path(), &["check"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("rulebook.toml"));
+}
+
+/// `read` prints a rule's content byte for byte, the final newline included.
+#[test]
+fn read_is_byte_exact() {
+    let dir = project(&[(".clinerules", b"First line.\nLast line.\n")]);
+    let output = output_at(dir.path(), &["read", "rule://clinerules"]);
+    assert_eq!(output.stdout, b"First line.\nLast line.\n");
+}
+
+/// Control characters in names, descriptions and messages never reach the terminal raw.
+#[test]
+fn terminal_escapes_in_rule_files_are_shown_not_obeyed() {
+    let evil_name = ".xcsh/rules/a\x1b]0;pwned\x07b\x1b]52;c;ZXZpbA==\x07.md";
+    let dir = project(&[(
+        evil_name,
+        b"---\ndescription: \"clear\\e[2J\\rfake\"\nglobs: \"*.ts\"\n---\nBody\n",
+    )]);
+    for args in [
+        &["list"][..],
+        &["explain"],
+        &["complete"],
+        &["check"],
+        &["match", "x.ts"],
+        &["read", "rule://nope"],
+    ] {
+        let output = output_at(dir.path(), args);
+        for stream in [&output.stdout, &output.stderr] {
+            let text = String::from_utf8_lossy(stream);
+            assert!(
+                !text.contains(['\x1b', '\x07', '\r']),
+                "{args:?} printed a raw control character: {text:?}"
+            );
+        }
+    }
+    // JSON escapes them by construction.
+    let json = output_at(dir.path(), &["list", "--json"]);
+    assert!(!json.stdout.contains(&0x1b));
+}
+
+/// A file name that is not UTF-8 is carried lossily in JSON, listed under `lossy_paths`,
+/// never a panic.
+#[cfg(unix)]
+#[test]
+fn non_utf8_file_names_in_json() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = project(&[]);
+    let rules = dir.path().join("project/.xcsh/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.md");
+    std::fs::write(rules.join(name), "---\ndescription: d\n---\nBody\n").unwrap();
+    for command in ["list", "explain", "check", "complete"] {
+        let output = output_at(dir.path(), &[command, "--json"]);
+        assert_eq!(output.status.code(), Some(0), "{command}: {output:?}");
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        if command == "list" || command == "explain" {
+            assert_eq!(value["lossy_paths"].as_array().unwrap().len(), 1, "{value}");
+        }
+    }
+}
+
+/// Paths inside the project are inside it however they are spelled: through a symlinked
+/// project directory, or with `..`. JSON paths are normalized.
+#[cfg(unix)]
+#[test]
+fn match_compares_real_paths() {
+    let dir = project(&[(
+        ".xcsh/rules/ts.md",
+        b"---\ndescription: TS\nglobs: \"*.ts\"\n---\nTS\n",
+    )]);
+    let real = dir.path().join("project");
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    std::fs::create_dir_all(real.join("src")).unwrap();
+    std::fs::write(real.join("src/a.ts"), "").unwrap();
+    let spelled = [
+        real.join("src/a.ts"),
+        link.join("src/a.ts"),
+        real.join("src/../src/a.ts"),
+    ];
+    for cwd in [&real, &link] {
+        for path in &spelled {
+            let output = Command::new(rulebook_binary())
+                .arg("-C")
+                .arg(cwd)
+                .args(["match", "--json"])
+                .arg(path)
+                .output()
+                .unwrap();
+            let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+            let hit = &value["paths"][0];
+            assert_eq!(hit["inside_project"], true, "{cwd:?} {path:?}: {value}");
+            assert_eq!(hit["rules"][0]["name"], "ts");
+        }
+    }
+    let dotted = real.join("../project");
+    let output = Command::new(rulebook_binary())
+        .arg("-C")
+        .arg(&dotted)
+        .args(["explain", "--json"])
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert!(!text.contains("/../") && !text.contains("/./"), "{text}");
+}
+
+#[test]
+fn match_reads_paths_from_stdin() {
+    use std::io::Write;
+    let dir = project(&[(
+        ".xcsh/rules/ts.md",
+        b"---\ndescription: TS\nglobs: \"*.ts\"\n---\nTS\n",
+    )]);
+    let mut child = Command::new(rulebook_binary())
+        .arg("-C")
+        .arg(dir.path().join("project"))
+        .args(["match", "--json", "--stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = String::new();
+    for i in 0..20_000 {
+        input.push_str(&format!("src/f{i}.ts\n"));
+    }
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["paths"].as_array().unwrap().len(), 20_000);
+}
+
+/// A failed write is an error exit; a closed pipe is a quiet one.
+#[cfg(unix)]
+#[test]
+fn write_errors_are_not_silent() {
+    let big = "x".repeat(1 << 20);
+    let dir = project(&[(".clinerules", big.as_bytes())]);
+    let project = dir.path().join("project");
+    if std::path::Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let output = Command::new(rulebook_binary())
+            .arg("-C")
+            .arg(&project)
+            .arg("prompt")
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write"));
+    }
+    let script = format!(
+        "'{}' -C '{}' prompt | head -c 1 >/dev/null; echo \"${{PIPESTATUS[0]}}\"",
+        rulebook_binary().display(),
+        project.display()
+    );
+    let output = Command::new("bash").args(["-c", &script]).output().unwrap();
+    assert_eq!(stdout(&output).trim(), "0", "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+}
