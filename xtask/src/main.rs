@@ -135,7 +135,7 @@ fn ci() -> Result<(), String> {
     Ok(())
 }
 
-/// The man page, rendered by the binary itself (clap_mangen) so it never drifts from `--help`.
+/// The man page, rendered by the binary itself (`clap_mangen`) so it never drifts from `--help`.
 fn man(args: &[String]) -> Result<(), String> {
     let target =
         env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
