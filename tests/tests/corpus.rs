@@ -159,7 +159,7 @@ fn run_json(tree: &Tree, args: &[&str]) -> (i32, Value) {
 /// for; returns the table of outcomes.
 fn run_corpus(corpus: &Path, label: &str) -> String {
     let scratch = tempfile_dir(label);
-    let trees = build_trees(&corpus, &scratch);
+    let trees = build_trees(corpus, &scratch);
     let total: usize = trees.iter().map(|t| t.rule_files).sum();
     let mut table = String::new();
     writeln!(table, "rule files: {total}").unwrap();
