@@ -327,3 +327,326 @@ fn the_binary_survives_all_of_it() {
     assert_eq!(value["files"], 5);
     assert!(value["errors"].as_u64().unwrap() >= 3);
 }
+
+/// Runs `f` on a thread and fails (instead of hanging the suite) when it does not return
+/// within a bound only a hang would reach.
+fn within_bound<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("{what}: no answer within 60 s (a hang)"))
+}
+
+fn mkfifo(path: &Path) -> bool {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A FIFO where a whole-file source or a rule file is expected: only regular files are
+/// read (opening a FIFO for reading blocks until a writer comes: forever).
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_are_not_read() {
+    let p = Project::new();
+    let fifos = [
+        ".clinerules",
+        ".cursorrules",
+        ".windsurfrules",
+        ".xcsh/rules/pipe.md",
+    ];
+    for rel in fifos {
+        if !mkfifo(&p.root().join(rel)) {
+            eprintln!("skipped: no mkfifo");
+            return;
+        }
+    }
+    let home = p.root().join("no-home");
+    if !mkfifo(&home.join(".codeium/windsurf/memories/global_rules.md")) {
+        return;
+    }
+    std::os::unix::fs::symlink("/dev/zero", p.root().join(".xcsh/rules/zero.md")).unwrap();
+    let root = p.root().to_path_buf();
+    for profile in [Profile::Reference, Profile::Extended] {
+        let root = root.clone();
+        let book = within_bound("discovery with FIFOs", move || {
+            Rulebook::discover(
+                &root,
+                Some(root.join("no-home")),
+                &Options::new().profile(profile),
+            )
+        });
+        assert!(book.items().any(|r| r.name == "good"));
+        let not_files = book
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::NotAFile)
+            .count();
+        // Reference reads neither legacy file; Extended reads both.
+        let expected = if profile == Profile::Extended { 6 } else { 4 };
+        assert_eq!(
+            not_files,
+            expected,
+            "{profile:?}: {:#?}",
+            book.diagnostics()
+        );
+    }
+}
+
+/// `.cursorrules -> /proc/self/fd/0` put standard input into the prompt; a chain whose real
+/// path exceeds `PATH_MAX` put an outside file there. Extended E10 must never fail open.
+#[cfg(target_os = "linux")]
+#[test]
+fn e10_never_fails_open() {
+    let p = Project::new();
+    std::os::unix::fs::symlink("/proc/self/fd/0", p.root().join(".cursorrules")).unwrap();
+    // A secret whose real path is longer than PATH_MAX (4096): built in two hops of links,
+    // each under the limit.
+    let outside = tempfile::tempdir().unwrap();
+    let first: String = (0..12)
+        .map(|i| format!("{}{i}/", "d".repeat(200)))
+        .collect();
+    let deep = outside.path().join(&first);
+    fs::create_dir_all(&deep).unwrap();
+    let hop = outside.path().join("hop");
+    std::os::unix::fs::symlink(&deep, &hop).unwrap();
+    let second: String = (0..12)
+        .map(|i| format!("{}{i}/", "e".repeat(200)))
+        .collect();
+    // Past PATH_MAX a path cannot be named whole: go down one directory at a time.
+    let steps: String = (0..12)
+        .map(|i| format!(" && mkdir {0}{i} && cd -P {0}{i}", "e".repeat(200)))
+        .collect();
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "cd '{}'{steps} && echo 'SECRET TEXT' > secret.md",
+            deep.display()
+        ))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::os::unix::fs::symlink(
+        format!("{}/{second}secret.md", hop.display()),
+        p.root().join(".xcsh/rules/leak.md"),
+    )
+    .unwrap();
+    let book = p.discover(Profile::Extended);
+    let prompt = book.system_prompt_section();
+    assert!(!prompt.contains("SECRET TEXT"), "{prompt}");
+    assert!(book.resolve("rule://leak").is_err());
+    let refused = book
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == DiagnosticCode::OutsideProject || d.code == DiagnosticCode::NotAFile)
+        .count();
+    assert!(refused >= 2, "{:#?}", book.diagnostics());
+}
+
+/// A rule file swapped for a link to an outside file while discovery runs is never read:
+/// the check is made on the opened file, not on the path again.
+#[cfg(unix)]
+#[test]
+fn a_file_swapped_for_a_link_during_discovery_is_not_read() {
+    let p = Project::new();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.md");
+    fs::write(&secret, "---\ndescription: s\n---\nSECRET TEXT\n").unwrap();
+    let target = p.root().join(".xcsh/rules/swap.md");
+    let plain = p.root().join(".xcsh/swap-plain.md");
+    let linked = p.root().join(".xcsh/swap-link.md");
+    fs::write(&plain, "---\ndescription: fine\n---\nFine.\n").unwrap();
+    std::os::unix::fs::symlink(&secret, &linked).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (stop, target) = (stop.clone(), target.clone());
+        std::thread::spawn(move || {
+            let mut flip = false;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let from = if flip { &plain } else { &linked };
+                let _ = swap_in(from, &target);
+                flip = !flip;
+            }
+        })
+    };
+    for _ in 0..300 {
+        let book = p.discover(Profile::Extended);
+        assert!(
+            !book.system_prompt_section().contains("SECRET"),
+            "an outside file was read through a swapped link"
+        );
+        assert!(book.items().all(|r| !r.content.contains("SECRET")));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    swapper.join().unwrap();
+}
+
+/// Puts a copy of `from` (a regular file, or the symlink itself) at `to` with one atomic
+/// rename, so `to` is always one or the other.
+#[cfg(unix)]
+fn swap_in(from: &Path, to: &Path) -> std::io::Result<()> {
+    let tmp = to.with_extension("tmp");
+    let _ = fs::remove_file(&tmp);
+    if fs::symlink_metadata(from)?.file_type().is_symlink() {
+        std::os::unix::fs::symlink(fs::read_link(from)?, &tmp)?;
+    } else {
+        fs::copy(from, &tmp)?;
+    }
+    fs::rename(&tmp, to)
+}
+
+/// `.clinerules` in a shared parent directory (a sticky `/tmp`) above the repository.
+#[test]
+fn clinerules_above_the_project_root() {
+    let shared = tempfile::tempdir().unwrap();
+    fs::write(shared.path().join(".clinerules"), "PLANTED RULE\n").unwrap();
+    let repo = shared.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    fs::create_dir_all(repo.join("home")).unwrap();
+    let discover = |profile| {
+        Rulebook::discover(
+            &repo,
+            Some(repo.join("home")),
+            &Options::new().profile(profile),
+        )
+    };
+    // Extended: Cline reads `.clinerules` at the workspace root only.
+    let extended = discover(Profile::Extended);
+    assert!(extended.items().all(|r| r.name != "clinerules"));
+    // Reference searches upward, as the original does, but says where it found it.
+    let reference = discover(Profile::Reference);
+    assert!(reference.items().any(|r| r.name == "clinerules"));
+    assert!(
+        reference
+            .diagnostics()
+            .iter()
+            .any(|d| d.code == DiagnosticCode::OutsideProject
+                && d.message.contains("above the project root")),
+        "{:#?}",
+        reference.diagnostics()
+    );
+}
+
+/// 5,000 nested block sequences, deeply nested block maps: recursion in the YAML loader
+/// overflowed a provider thread's stack (abort, both profiles).
+#[test]
+fn deeply_nested_yaml() {
+    let p = Project::new();
+    let seqs = format!(
+        "---\ndescription: deep\nx:\n{}y\n---\nbody\n",
+        "- ".repeat(5_000)
+    );
+    p.write(".xcsh/rules/seqs.md", seqs.as_bytes());
+    // 1,000 levels (0.5 MB of indentation; 10,000 would pass the size cap of Extended).
+    let mut maps = String::from("---\ndescription: deep\n");
+    for i in 0..1_000 {
+        maps.push_str(&" ".repeat(i));
+        maps.push_str("k:\n");
+    }
+    maps.push_str("---\nbody\n");
+    p.write(".xcsh/rules/maps.md", maps.as_bytes());
+    for book in p.both() {
+        let nested = book
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::YamlSyntax && d.message.contains("nested deeper"))
+            .count();
+        assert_eq!(nested, 2, "{:#?}", book.diagnostics());
+        // The line parser still finds the description.
+        assert!(
+            book.items()
+                .any(|r| r.name == "seqs" && r.description.as_deref() == Some("deep"))
+        );
+    }
+}
+
+/// A glob 100,000 braces deep overflowed globset's stack; one bad glob turned off every
+/// rule's globs.
+#[test]
+fn hostile_and_broken_globs() {
+    let p = Project::new();
+    let deep = format!(
+        "---\ndescription: deep\nglobs: [\"{}\", \"*.md\"]\n---\nbody\n",
+        "{".repeat(100_000)
+    );
+    p.write(".xcsh/rules/deep-glob.md", deep.as_bytes());
+    p.write(
+        ".xcsh/rules/bad-glob.md",
+        b"---\ndescription: bad\nglobs: [\"a[\", \"*.rs\"]\n---\nbody\n",
+    );
+    p.write(
+        ".xcsh/rules/ts.md",
+        b"---\ndescription: ts\nglobs: \"*.ts\"\n---\nbody\n",
+    );
+    let book = p.discover(Profile::Extended);
+    let names =
+        |path: &str| -> Vec<String> { book.matches(path).into_iter().map(|m| m.name).collect() };
+    assert_eq!(names("a.ts"), ["ts"]);
+    assert_eq!(names("a.rs"), ["bad-glob"]);
+    assert_eq!(names("x.md"), ["deep-glob"]);
+    let warnings = book.glob_diagnostics();
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.message.contains("`bad-glob`") && w.message.contains("\"a[\""))
+    );
+    assert!(
+        warnings
+            .iter()
+            .all(|w| w.code == DiagnosticCode::InvalidGlob && w.message.len() < 600)
+    );
+}
+
+/// A trigger that validates but could never fire (the regex size limit at match time), and
+/// its compile cost at every discovery.
+#[test]
+fn huge_triggers_are_refused_quickly_by_the_check_matching_uses() {
+    let p = Project::new();
+    for i in 0..100 {
+        p.write(
+            &format!(".xcsh/rules/huge-{i}.md"),
+            format!("---\ndescription: huge\ncondition: \"(?:\\\\w+){{500}}\"\n---\nbody\n")
+                .as_bytes(),
+        );
+    }
+    let root = p.root().to_path_buf();
+    let book = within_bound("discovery of 100 huge triggers", move || {
+        Rulebook::discover(&root, Some(root.join("no-home")), &Options::new())
+    });
+    let refused = book
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == DiagnosticCode::InvalidTrigger)
+        .count();
+    assert_eq!(refused, 100);
+    assert_eq!(book.bucket(rulebook::RuleBucket::Ttsr).len(), 0);
+}
+
+/// A directory where a rules directory's files were expected to be readable: every error
+/// but "not found" is a warning (here: `.cursor/rules` is a file).
+#[test]
+fn a_rules_directory_that_is_a_file_is_a_warning() {
+    let p = Project::new();
+    p.write(".cursor/rules", b"not a directory");
+    let book = p.discover(Profile::Extended);
+    assert!(
+        book.diagnostics()
+            .iter()
+            .any(|d| d.code == DiagnosticCode::NotAFile),
+        "{:#?}",
+        book.diagnostics()
+    );
+}
+
+/// A `--home` that does not exist is said, not silently read as "no user rules".
+#[test]
+fn a_missing_home_is_a_warning() {
+    let p = Project::new();
+    let book = Rulebook::discover(p.root(), Some(p.root().join("nowhere")), &Options::new());
+    assert_eq!(book.diagnostics()[0].code, DiagnosticCode::MissingDirectory);
+}
