@@ -407,20 +407,16 @@ fn e10_never_fails_open() {
     // A secret whose real path is longer than PATH_MAX (4096): built in two hops of links,
     // each under the limit.
     let outside = tempfile::tempdir().unwrap();
-    let first: String = (0..12)
-        .map(|i| format!("{}{i}/", "d".repeat(200)))
-        .collect();
+    let first = repeated(12, |i| format!("{}{i}/", "d".repeat(200)));
     let deep = outside.path().join(&first);
     fs::create_dir_all(&deep).unwrap();
     let hop = outside.path().join("hop");
     std::os::unix::fs::symlink(&deep, &hop).unwrap();
-    let second: String = (0..12)
-        .map(|i| format!("{}{i}/", "e".repeat(200)))
-        .collect();
+    let second = repeated(12, |i| format!("{}{i}/", "e".repeat(200)));
     // Past PATH_MAX a path cannot be named whole: go down one directory at a time.
-    let steps: String = (0..12)
-        .map(|i| format!(" && mkdir {0}{i} && cd -P {0}{i}", "e".repeat(200)))
-        .collect();
+    let steps = repeated(12, |i| {
+        format!(" && mkdir {0}{i} && cd -P {0}{i}", "e".repeat(200))
+    });
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!(
@@ -483,6 +479,15 @@ fn a_file_swapped_for_a_link_during_discovery_is_not_read() {
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     swapper.join().unwrap();
+}
+
+/// `part(0) + part(1) + …` for `n` parts.
+fn repeated(n: usize, part: impl Fn(usize) -> String) -> String {
+    let mut out = String::new();
+    for i in 0..n {
+        out.push_str(&part(i));
+    }
+    out
 }
 
 /// Puts a copy of `from` (a regular file, or the symlink itself) at `to` with one atomic
@@ -610,8 +615,7 @@ fn huge_triggers_are_refused_quickly_by_the_check_matching_uses() {
     for i in 0..100 {
         p.write(
             &format!(".xcsh/rules/huge-{i}.md"),
-            format!("---\ndescription: huge\ncondition: \"(?:\\\\w+){{500}}\"\n---\nbody\n")
-                .as_bytes(),
+            b"---\ndescription: huge\ncondition: \"(?:\\\\w+){500}\"\n---\nbody\n",
         );
     }
     let root = p.root().to_path_buf();
