@@ -25,7 +25,7 @@ struct Tree {
     home: PathBuf,
     rule_files: usize,
     /// A legacy file (`.cursorrules`, `.windsurfrules`): the reference profile does not
-    /// read it (seeds §9.1); Extended E1 does.
+    /// read it (behaviour.md S9.1); Extended E1 does.
     legacy: bool,
 }
 

@@ -5,7 +5,7 @@
 //! file they are about. It never fails and never panics: text with no frontmatter, or with
 //! frontmatter that is not valid YAML, still yields a body and a (possibly empty) map.
 //!
-//! The steps are those of the rulebook specification, §3:
+//! The steps are those of the behaviour contract (`docs/behaviour.md`), §3:
 //! 1. `\r\n` and lone `\r` become `\n`; every closed HTML comment `<!-- … -->` is removed,
 //!    body included.
 //! 2. Text that does not start with `---` has no frontmatter; its body is the normalized
@@ -167,7 +167,7 @@ pub struct Parsed {
     pub warnings: Vec<Warning>,
 }
 
-/// Parses `text` as SPEC §3 describes. Never fails; see the crate docs for the steps.
+/// Parses `text` as behaviour.md §3 describes. Never fails; see the crate docs for the steps.
 pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
     let normalized = normalize::normalize(text);
     let t = normalized.text.as_str();

@@ -1,4 +1,4 @@
-//! Finding and reading rule files, shared by every provider (SPEC §2 and §4).
+//! Finding and reading rule files, shared by every provider (behaviour.md §2 and §4).
 //!
 //! - [`walk_rules_dir`]: every file with one of the given extensions (case-sensitive) at any
 //!   depth under a directory, in a deterministic depth-first order with siblings sorted
@@ -259,7 +259,7 @@ impl ReadOptions {
     }
 }
 
-/// Reads a rule file as SPEC §2 says. `None` when the file was skipped; the diagnostics say
+/// Reads a rule file as behaviour.md §2 says. `None` when the file was skipped; the diagnostics say
 /// why (and warn about lossy decoding when the text is returned).
 ///
 /// The file is opened first and every check is made on what was opened, never on the path

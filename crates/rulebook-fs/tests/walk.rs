@@ -1,4 +1,4 @@
-//! The walker and reader on temporary trees (SPEC §2, §4).
+//! The walker and reader on temporary trees (behaviour.md §2, §4).
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::fs;

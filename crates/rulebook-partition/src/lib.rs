@@ -1,4 +1,4 @@
-//! The buckets of SPEC §7, with their exact predicates and precedence.
+//! The buckets of behaviour.md §7, with their exact predicates and precedence.
 //!
 //! For each rule, in order:
 //! 1. **TTSR**: a non-empty `condition` is offered to the trigger registry (a callback, so

@@ -1,4 +1,4 @@
-//! The system-prompt text for a set of rules (SPEC §8).
+//! The system-prompt text for a set of rules (behaviour.md §8).
 //!
 //! [`render`] writes, separated by one blank line:
 //! 1. the content of every always-apply rule, raw, in bucket order;

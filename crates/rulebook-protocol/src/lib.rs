@@ -1,4 +1,4 @@
-//! The `rule://` protocol (SPEC §9).
+//! The `rule://` protocol (behaviour.md §9).
 //!
 //! - [`RuleUrl::parse`]: the scheme is `rule` in any letter case; the name is the raw text
 //!   between `://` and the first `/`, `?` or `#`, percent-decoded; on a bad escape (or

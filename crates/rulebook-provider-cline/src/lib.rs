@@ -1,4 +1,4 @@
-//! The Cline rules provider (SPEC §5).
+//! The Cline rules provider (behaviour.md §5).
 //!
 //! Looks for the nearest `.clinerules` from the working directory upward (the only
 //! provider that searches upward):

@@ -1,4 +1,4 @@
-//! The Cursor rules provider (SPEC §5).
+//! The Cursor rules provider (behaviour.md §5).
 //!
 //! | level | source | name |
 //! |---|---|---|

@@ -1,4 +1,4 @@
-//! The native rules provider: the agent's own rule directories (SPEC §5).
+//! The native rules provider: the agent's own rule directories (behaviour.md §5).
 //!
 //! | level | default directory | extensions |
 //! |---|---|---|

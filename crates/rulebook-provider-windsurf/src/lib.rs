@@ -1,4 +1,4 @@
-//! The Windsurf rules provider (SPEC §5).
+//! The Windsurf rules provider (behaviour.md §5).
 //!
 //! | level | source | name |
 //! |---|---|---|

@@ -1,4 +1,4 @@
-//! A registry of providers for one capability (SPEC §6).
+//! A registry of providers for one capability (behaviour.md §6).
 //!
 //! Rules are one [`Capability`]; other tools register others (skills, commands, …) with the
 //! same machinery. A [`Registry`] is a value, not global state: build one, register

@@ -1,4 +1,4 @@
-//! Field coercion: from a frontmatter map to typed rule fields, per provider (SPEC §5).
+//! Field coercion: from a frontmatter map to typed rule fields, per provider (behaviour.md §5).
 //!
 //! A value of the wrong type is dropped with a warning that names the file and the key: we do
 //! not reproduce JavaScript truthiness (a string `"false"` counting as true).
@@ -41,7 +41,7 @@ pub enum GlobsPolicy {
     StringsOnly,
 }
 
-/// The field coercion of one provider: a row of SPEC §5's table.
+/// The field coercion of one provider: a row of behaviour.md §5's table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct FieldPolicy {
     /// `description`.

@@ -1,11 +1,11 @@
 //! The canonical [`Rule`] every provider produces, and what goes with it.
 //!
-//! - [`Rule`] and [`SourceMeta`]: SPEC §1. Identity is the name (exact, case-sensitive).
+//! - [`Rule`] and [`SourceMeta`]: behaviour.md §1. Identity is the name (exact, case-sensitive).
 //! - [`Profile`]: `Reference` (the seeds' pipeline, exactly) or `Extended` (the default:
 //!   Reference plus E1–E10).
 //! - [`Diagnostic`]: a structured warning (severity, code, provider, path, line, column,
 //!   message). Loading never prints; it returns these.
-//! - [`coerce`]: the per-provider field coercion of SPEC §5 as reusable policies, so a new
+//! - [`coerce`]: the per-provider field coercion of behaviour.md §5 as reusable policies, so a new
 //!   provider crate picks a row of the table instead of writing its own.
 //! - [`build_rule`]: text of a rule file → [`Rule`] plus diagnostics, for providers.
 //!
@@ -50,9 +50,9 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Profile {
-    /// The seeds' pipeline exactly, with its known partial semantics (seeds §9).
+    /// The seeds' pipeline exactly, with its known partial semantics (behaviour.md "Seeds §9").
     Reference,
-    /// Reference plus the extensions E1–E10 of SPEC.
+    /// Reference plus the extensions E1–E10 of `docs/behaviour.md`.
     #[default]
     Extended,
 }
@@ -121,7 +121,7 @@ pub enum Activation {
     Manual,
 }
 
-/// The one shape every provider's rules are normalized into (SPEC §1).
+/// The one shape every provider's rules are normalized into (behaviour.md §1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rule {
     /// The identity: dedup and precedence are by name only.
@@ -221,7 +221,7 @@ pub fn apply_whole_file_default(rule: &mut Rule) {
     }
 }
 
-/// Validates a rule as the registry does (SPEC §6): a name, a path, non-empty content.
+/// Validates a rule as the registry does (behaviour.md §6): a name, a path, non-empty content.
 pub fn validate_rule(rule: &Rule) -> Result<(), String> {
     if rule.name.is_empty() {
         return Err("Rule must have a name".to_owned());

@@ -1,4 +1,4 @@
-//! The TTSR manager (SPEC §10): rules that interrupt a model's output stream when it
+//! The TTSR manager (behaviour.md §10): rules that interrupt a model's output stream when it
 //! matches one of their conditions.
 //!
 //! - [`TtsrManager::register`] takes a rule with a non-empty `condition`. A name already

@@ -178,7 +178,7 @@ proptest! {
 
 #[test]
 fn a_rule_fires_on_the_conditions_that_compile() {
-    // The original registers a condition list with the patterns that compile (SPEC §12).
+    // The original registers a condition list with the patterns that compile (behaviour.md §12).
     let mut ttsr = TtsrManager::new();
     let registration = ttsr
         .register(TtsrRule::new("partial", ["(bad", "console\\.log"], "c"))

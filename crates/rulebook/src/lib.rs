@@ -28,9 +28,9 @@
 //! |---|---|---|---|
 //! | E1 legacy files | ignores `.cursorrules`, `.windsurfrules` | reads them (names `cursorrules`, `windsurfrules`); whole-file sources (these, a `.clinerules` file, `global_rules.md`) are always-apply unless their frontmatter sets `alwaysApply` | the provider descriptions promise them, and those tools apply such files to every request |
 //! | E2 Windsurf `trigger:` | ignored | `always_on` → always-apply; `model_decision` → rulebook; `glob` → auto-attached by globs; `manual` → only through `rule://` | it is how Windsurf says when a rule applies |
-//! | E3 globs | listed in the prompt, never matched | glob matching (`rulebook-match`): rules whose globs match given paths, auto-attached in the prompt | seeds §9.2: globs were never enforced |
+//! | E3 globs | listed in the prompt, never matched | glob matching (`rulebook-match`): rules whose globs match given paths, auto-attached in the prompt | behaviour.md S9.2: globs were never enforced |
 //! | E4 broken YAML | line parser: every value a string (so `alwaysApply: false` is the string `"false"`, dropped) | quotes only the values YAML misread (`*.ts`, `a: b`, `@x`, `"\."`) and re-parses, keeping other types; a `globs` string is split on commas (outside braces) | Cursor writes `globs: *.ts,*.tsx` unquoted; the other keys should not be lost with it |
-//! | E5 `rule://` | rulebook and always-apply rules | also TTSR rules (and manual rules) | seeds §9.3: a TTSR rule's body could not be re-read |
+//! | E5 `rule://` | rulebook and always-apply rules | also TTSR rules (and manual rules) | behaviour.md S9.3: a TTSR rule's body could not be re-read |
 //! | E6 completions | none | names with descriptions for a prefix | |
 //! | E8 validation | after dedup: an empty winner removes itself and the rule it shadowed | before dedup: the valid lower-priority rule survives | an empty file should not hide a real rule |
 //! | E9 size | any size is read | files over 1 MiB are skipped with a warning | a stray log file must not flood the prompt or memory |
@@ -332,7 +332,7 @@ impl Rulebook {
     }
 
     /// Every warning: the providers' (prefixed with their display names), the registry's,
-    /// and refused TTSR registrations. Never swallowed (seeds §9.4).
+    /// and refused TTSR registrations. Never swallowed (behaviour.md S9.4).
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
@@ -375,7 +375,7 @@ impl Rulebook {
         &self.loaded.all[self.loaded.active[position]].item
     }
 
-    /// Resolves a `rule://<name>` URL (SPEC §9): exact name, first in resolution order
+    /// Resolves a `rule://<name>` URL (behaviour.md §9): exact name, first in resolution order
     /// ([`Rulebook::resolvable`]). Constant time after the first call.
     pub fn resolve(&self, url: &str) -> Result<Resource, ProtocolError> {
         let parsed = RuleUrl::parse(url)?;
@@ -427,7 +427,7 @@ impl Rulebook {
         &self.glob_index().1
     }
 
-    /// The system-prompt text (SPEC §8): always-apply contents, then the rules section.
+    /// The system-prompt text (behaviour.md §8): always-apply contents, then the rules section.
     pub fn system_prompt_section(&self) -> String {
         self.system_prompt_section_for::<[&Path; 0], &Path>([])
     }
