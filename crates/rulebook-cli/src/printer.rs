@@ -56,22 +56,19 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// One JSON document, pretty-printed, then a newline. Serialization cannot fail on our
-    /// types (paths are written lossily by [`crate::json::path`]); if it did, the error is
-    /// the output, never a panic.
+    /// One JSON document, pretty-printed, then a newline, written straight into the output
+    /// bytes (a prompt of hundreds of megabytes is not copied again). Serialization cannot
+    /// fail on our types (paths are written lossily by [`crate::json::path`]); if it did,
+    /// the error is the output, never a panic.
     pub(crate) fn json<T: Serialize>(&mut self, value: &T) {
-        let mut bytes = Vec::new();
-        match serde_json::to_writer_pretty(&mut bytes, value) {
-            Ok(()) => {
-                self.text.push_str(&String::from_utf8_lossy(&bytes));
-                self.text.push('\n');
-            }
+        let start = self.raw.len();
+        match serde_json::to_writer_pretty(&mut self.raw, value) {
+            Ok(()) => self.raw.push(b'\n'),
             Err(err) => {
-                let _ = writeln!(
-                    self.text,
-                    "{{\"error\": {}}}",
-                    serde_json::Value::String(format!("cannot write JSON: {err}"))
-                );
+                self.raw.truncate(start);
+                let error = serde_json::Value::String(format!("cannot write JSON: {err}"));
+                self.raw
+                    .extend_from_slice(format!("{{\"error\": {error}}}\n").as_bytes());
             }
         }
     }

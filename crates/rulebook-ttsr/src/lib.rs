@@ -245,7 +245,8 @@ pub fn validate_condition(pattern: &str) -> Result<(), String> {
         })
 }
 
-/// The compile budget of one condition's forward NFA: a tenth of [`REGEX_SIZE_LIMIT`].
+/// The compile budget of one condition's forward NFA: a tenth of the 10 MiB size limit the
+/// matching regexes are built with (the `regex` crate's default).
 pub const CONDITION_SIZE_LIMIT: usize = REGEX_SIZE_LIMIT / 10;
 
 /// The size limit of every regex a condition is matched with (the `regex` crate's default).
