@@ -570,3 +570,19 @@ fn write_errors_are_not_silent() {
     assert_eq!(stdout(&output).trim(), "0", "{output:?}");
     assert!(output.stderr.is_empty(), "{output:?}");
 }
+
+/// A 100 KB trigger is not echoed whole in warnings and `check` output.
+#[test]
+fn long_values_are_cut_in_messages() {
+    let rule = format!(
+        "---\ndescription: d\ncondition: \"({}\"\n---\nBody\n",
+        "a".repeat(100_000)
+    );
+    let dir = project(&[(".xcsh/rules/huge.md", rule.as_bytes())]);
+    for args in [&["check"][..], &["explain"]] {
+        let text = stdout(&output_at(dir.path(), args));
+        let longest = text.lines().map(str::len).max().unwrap_or(0);
+        assert!(longest < 2_000, "{args:?}: a line of {longest} bytes");
+        assert!(text.contains("more characters"), "{args:?}: {text}");
+    }
+}
