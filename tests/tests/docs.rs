@@ -17,7 +17,10 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
         }
         if path.is_dir() {
             sources(&path, out);
-        } else if name.ends_with(".rs") || name.ends_with(".md") {
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("rs") || e.eq_ignore_ascii_case("md"))
+        {
             out.push(path);
         }
     }
