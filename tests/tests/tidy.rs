@@ -7,12 +7,22 @@ use std::process::Command;
 
 /// For each crate, the workspace crates it may depend on (normal dependencies).
 fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
-    let providers: &[&str] = &["rulebook-fs", "rulebook-registry", "rulebook-rule"];
+    // A provider depends on the kit alone.
+    let providers: &[&str] = &["rulebook-kit"];
     BTreeMap::from([
         ("rulebook-frontmatter", &[][..]),
         ("rulebook-rule", &["rulebook-frontmatter"][..]),
         ("rulebook-fs", &["rulebook-rule"][..]),
         ("rulebook-registry", &["rulebook-rule"][..]),
+        (
+            "rulebook-kit",
+            &[
+                "rulebook-frontmatter",
+                "rulebook-fs",
+                "rulebook-registry",
+                "rulebook-rule",
+            ][..],
+        ),
         ("rulebook-provider-native", providers),
         ("rulebook-provider-cursor", providers),
         ("rulebook-provider-windsurf", providers),
@@ -26,6 +36,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             "rulebook",
             &[
                 "rulebook-fs",
+                "rulebook-kit",
                 "rulebook-match",
                 "rulebook-partition",
                 "rulebook-prompt",
@@ -97,4 +108,25 @@ fn dependencies_point_one_way() {
             }
         }
     }
+    // The model uses the frontmatter crate's value model only: the stages that take rules
+    // (through the model) pull in no YAML parser.
+    let model = packages
+        .iter()
+        .find(|p| p["name"] == "rulebook-rule")
+        .unwrap();
+    let frontmatter = model["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "rulebook-frontmatter")
+        .unwrap();
+    assert_eq!(frontmatter["uses_default_features"], false, "{frontmatter}");
+    assert!(
+        !frontmatter["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "parse"),
+        "{frontmatter}"
+    );
 }

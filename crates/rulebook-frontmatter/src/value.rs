@@ -75,6 +75,7 @@ impl Value {
     }
 
     /// How many nodes this value holds, itself included (used to bound alias expansion).
+    #[cfg(feature = "parse")]
     pub(crate) fn node_count(&self) -> usize {
         match self {
             Value::List(items) => 1 + items.iter().map(Value::node_count).sum::<usize>(),

@@ -11,8 +11,8 @@
 //!   decoded lossily with a warning, a read error as the warning
 //!   `Failed to read file: <path>`, the size cap (Extended E9) and the project boundary
 //!   (Extended E10) enforced.
-//! - [`FileLoader`]: the two above plus [`rulebook_rule::build_rule`], so a provider is
-//!   mostly a list of paths.
+//!
+//! The provider kit (`rulebook-kit`) builds rules on these two.
 //!
 //! Depends on `ignore` (the walker) and `rulebook-rule` (diagnostics and rule building).
 //!
@@ -34,15 +34,11 @@
 //! # }
 //! ```
 
-mod loader;
-
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use rulebook_rule::{Diagnostic, DiagnosticCode};
-
-pub use loader::{FileLoader, Loaded};
 
 pub use rulebook_rule::DEFAULT_MAX_FILE_SIZE;
 

@@ -18,11 +18,8 @@
 //! ```
 //! use rulebook_match::GlobIndex;
 //! # use rulebook_rule::*;
-//! # let rule = |name: &str, globs: &[&str]| Rule { name: name.into(), path: "/p/r.md".into(),
-//! #     content: String::new(), globs: Some(globs.iter().map(|g| g.to_string()).collect()),
-//! #     always_apply: None, description: None, ttsr_trigger: None, condition: vec![],
-//! #     activation: None, source: SourceMeta::new("cursor", "Cursor", Level::Project, "/p/r.md"),
-//! #     frontmatter: Map::new(), frontmatter_outcome: FrontmatterOutcome::Parsed };
+//! # let rule = |name: &str, globs: &[&str]| Rule::new(name, "/p/r.md", "",
+//! #     SourceMeta::new("cursor", "Cursor", Level::Project, "/p/r.md")).with_globs(globs.iter().copied());
 //! let rules = [rule("ts", &["*.ts"]), rule("docs", &["docs/**"])];
 //! let (index, warnings) = GlobIndex::new(rules.iter());
 //! assert!(warnings.is_empty());

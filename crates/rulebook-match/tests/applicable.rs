@@ -2,26 +2,21 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use rulebook_match::GlobIndex;
-use rulebook_rule::{FrontmatterOutcome, Level, Map, Rule, SourceMeta};
+use rulebook_rule::{FrontmatterOutcome, Level, Rule, SourceMeta};
 
 /// (rule name, first glob, first path).
 type Summary<'a> = (&'a str, &'a str, &'a str);
 
 fn rule(name: &str, globs: &[&str]) -> Rule {
-    Rule {
-        name: name.into(),
-        path: format!("/p/.cursor/rules/{name}.mdc").into(),
-        content: String::new(),
-        globs: Some(globs.iter().map(ToString::to_string).collect()),
-        always_apply: None,
-        description: None,
-        ttsr_trigger: None,
-        condition: vec![],
-        activation: None,
-        source: SourceMeta::new("cursor", "Cursor", Level::Project, "/p"),
-        frontmatter: Map::new(),
-        frontmatter_outcome: FrontmatterOutcome::Parsed,
-    }
+    let mut rule = Rule::new(
+        name,
+        format!("/p/.cursor/rules/{name}.mdc"),
+        String::new(),
+        SourceMeta::new("cursor", "Cursor", Level::Project, "/p"),
+    );
+    rule.globs = Some(globs.iter().map(ToString::to_string).collect());
+    rule.frontmatter_outcome = FrontmatterOutcome::Parsed;
+    rule
 }
 
 fn matches(glob: &str, path: &str) -> bool {

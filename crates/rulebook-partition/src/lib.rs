@@ -17,11 +17,11 @@
 //! use rulebook_partition::{partition, RuleBucket};
 //! # use rulebook_rule::*;
 //! # fn rule(name: &str, description: Option<&str>, always: Option<bool>, condition: &[&str]) -> Rule {
-//! #     Rule { name: name.into(), path: format!("/r/{name}.md").into(), content: "c".into(),
-//! #         globs: None, always_apply: always, description: description.map(Into::into),
-//! #         ttsr_trigger: None, condition: condition.iter().map(|s| s.to_string()).collect(),
-//! #         activation: None, source: SourceMeta::new("native", "Native", Level::Project, "/r"),
-//! #         frontmatter: Default::default(), frontmatter_outcome: FrontmatterOutcome::Parsed }
+//! #     let mut rule = Rule::new(name, format!("/r/{name}.md"), "c",
+//! #         SourceMeta::new("native", "Native", Level::Project, "/r")).with_condition(condition.iter().copied());
+//! #     rule.description = description.map(Into::into);
+//! #     rule.always_apply = always;
+//! #     rule
 //! # }
 //! let rules = [
 //!     rule("both", Some("d"), Some(true), &["TODO"]), // TTSR only

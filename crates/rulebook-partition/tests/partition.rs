@@ -5,20 +5,17 @@ use rulebook_partition::{Rejection, RuleBucket, partition};
 use rulebook_rule::{FrontmatterOutcome, Level, Profile, Rule, SourceMeta};
 
 fn rule(name: &str, description: Option<&str>, always: Option<bool>, condition: &[&str]) -> Rule {
-    Rule {
-        name: name.into(),
-        path: format!("/rules/{name}.md").into(),
-        content: "content".into(),
-        globs: None,
-        always_apply: always,
-        description: description.map(Into::into),
-        ttsr_trigger: None,
-        condition: condition.iter().map(ToString::to_string).collect(),
-        activation: None,
-        source: SourceMeta::new("native", "Native", Level::Project, "/rules"),
-        frontmatter: rulebook_rule::Map::new(),
-        frontmatter_outcome: FrontmatterOutcome::Parsed,
-    }
+    let mut rule = Rule::new(
+        name,
+        format!("/rules/{name}.md"),
+        "content",
+        SourceMeta::new("native", "Native", Level::Project, "/rules"),
+    );
+    rule.always_apply = always;
+    rule.description = description.map(Into::into);
+    rule.condition = condition.iter().map(ToString::to_string).collect();
+    rule.frontmatter_outcome = FrontmatterOutcome::Parsed;
+    rule
 }
 
 #[test]

@@ -18,11 +18,9 @@
 //! ```
 //! use rulebook_prompt::{render, AlwaysApplied, ExtendedSection, ReferenceSection};
 //! # use rulebook_rule::*;
-//! # let rule = |name: &str, description: &str, content: &str| Rule { name: name.into(), path: "/r".into(),
-//! #     content: content.into(), globs: Some(vec!["*.ts".into()]), always_apply: None,
-//! #     description: Some(description.into()), ttsr_trigger: None, condition: vec![], activation: None,
-//! #     source: SourceMeta::new("native", "Native", Level::Project, "/r"),
-//! #     frontmatter: Map::new(), frontmatter_outcome: FrontmatterOutcome::Parsed };
+//! # let rule = |name: &str, description: &str, content: &str| Rule::new(name, "/r", content,
+//! #     SourceMeta::new("native", "Native", Level::Project, "/r"))
+//! #     .with_description(description).with_globs(["*.ts"]);
 //! let always = rule("english", "", "Answer in English.");
 //! let listed = rule("ts", "TypeScript style", "…");
 //! let source = ".cursor/rules/english.mdc".to_owned();

@@ -4,23 +4,19 @@
 use rulebook_prompt::{
     AlwaysApplied, Attached, ReferenceSection, SectionRenderer, render, section_for,
 };
-use rulebook_rule::{FrontmatterOutcome, Level, Map, Profile, Rule, SourceMeta};
+use rulebook_rule::{FrontmatterOutcome, Level, Profile, Rule, SourceMeta};
 
 fn rule(name: &str, description: Option<&str>, globs: &[&str], content: &str) -> Rule {
-    Rule {
-        name: name.into(),
-        path: format!("/p/{name}.md").into(),
-        content: content.into(),
-        globs: (!globs.is_empty()).then(|| globs.iter().map(ToString::to_string).collect()),
-        always_apply: None,
-        description: description.map(Into::into),
-        ttsr_trigger: None,
-        condition: vec![],
-        activation: None,
-        source: SourceMeta::new("native", "Native", Level::Project, "/p"),
-        frontmatter: Map::new(),
-        frontmatter_outcome: FrontmatterOutcome::Parsed,
-    }
+    let mut rule = Rule::new(
+        name,
+        format!("/p/{name}.md"),
+        content,
+        SourceMeta::new("native", "Native", Level::Project, "/p"),
+    );
+    rule.globs = (!globs.is_empty()).then(|| globs.iter().map(ToString::to_string).collect());
+    rule.description = description.map(Into::into);
+    rule.frontmatter_outcome = FrontmatterOutcome::Parsed;
+    rule
 }
 
 /// Both profiles' text, delimited so trailing whitespace stays visible.

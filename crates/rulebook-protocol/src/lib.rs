@@ -18,11 +18,8 @@
 //! ```
 //! use rulebook_protocol::{resolve, RuleUrl};
 //! # use rulebook_rule::*;
-//! # let rule = Rule { name: "style".into(), path: "/p/style.md".into(), content: "Be brief.".into(),
-//! #     globs: None, always_apply: None, description: Some("d".into()), ttsr_trigger: None,
-//! #     condition: vec![], activation: None,
-//! #     source: SourceMeta::new("native", "Native", Level::Project, "/p/style.md"),
-//! #     frontmatter: Map::new(), frontmatter_outcome: FrontmatterOutcome::Parsed };
+//! # let rule = Rule::new("style", "/p/style.md", "Be brief.",
+//! #     SourceMeta::new("native", "Native", Level::Project, "/p/style.md")).with_description("d");
 //! assert_eq!(RuleUrl::parse("RULE://my%20rule/x?y#z").unwrap().name, "my rule");
 //! let resource = resolve("rule://style", [&rule]).unwrap();
 //! assert_eq!(resource.content, "Be brief.");

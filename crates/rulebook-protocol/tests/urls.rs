@@ -4,23 +4,18 @@
 use std::fmt::Write;
 
 use rulebook_protocol::{complete, resolve};
-use rulebook_rule::{FrontmatterOutcome, Level, Map, Rule, SourceMeta};
+use rulebook_rule::{FrontmatterOutcome, Level, Rule, SourceMeta};
 
 fn rule(name: &str) -> Rule {
-    Rule {
-        name: name.into(),
-        path: format!("/project/.xcsh/rules/{name}.md").into(),
-        content: format!("Body of {name}."),
-        globs: None,
-        always_apply: None,
-        description: Some(format!("About {name}")),
-        ttsr_trigger: None,
-        condition: vec![],
-        activation: None,
-        source: SourceMeta::new("native", "Native", Level::Project, "/project"),
-        frontmatter: Map::new(),
-        frontmatter_outcome: FrontmatterOutcome::Parsed,
-    }
+    let mut rule = Rule::new(
+        name,
+        format!("/project/.xcsh/rules/{name}.md"),
+        format!("Body of {name}."),
+        SourceMeta::new("native", "Native", Level::Project, "/project"),
+    );
+    rule.description = Some(format!("About {name}"));
+    rule.frontmatter_outcome = FrontmatterOutcome::Parsed;
+    rule
 }
 
 const URLS: &[&str] = &[

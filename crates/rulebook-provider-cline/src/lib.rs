@@ -24,10 +24,10 @@
 
 use std::path::Path;
 
-use rulebook_fs::{FileLoader, Loaded, owned_by_another_user};
-use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
-use rulebook_rule::coerce::FieldPolicy;
-use rulebook_rule::{Diagnostic, DiagnosticCode, Level, Profile, Rule, apply_whole_file_default};
+use rulebook_kit::coerce::FieldPolicy;
+use rulebook_kit::{Diagnostic, DiagnosticCode, Level, Profile, Rule, apply_whole_file_default};
+use rulebook_kit::{FileLoader, owned_by_another_user};
+use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
 
 /// The Cline provider (id `cline`, priority 40).
 #[derive(Debug, Clone, Copy, Default)]
@@ -51,9 +51,8 @@ impl Provider<RuleCapability> for ClineProvider {
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new("cline", "Cline", FieldPolicy::CLINE, ctx.profile)
-            .max_size(ctx.size_cap());
-        let mut out = Loaded::default();
+        let loader = FileLoader::new(ctx, "cline", "Cline", FieldPolicy::CLINE);
+        let mut out = LoadResult::default();
         let extended = ctx.profile == Profile::Extended;
         let project_root = ctx.repo_root.as_deref().unwrap_or(&ctx.cwd);
         // Extended stops at the project root; Reference goes on to `/`, as the original does.
@@ -84,20 +83,22 @@ impl Provider<RuleCapability> for ClineProvider {
                 loader.load_file(&source, "clinerules", Level::Project, root, &mut out)
             {
                 if extended {
-                    apply_whole_file_default(&mut out.rules[i]);
+                    apply_whole_file_default(&mut out.items[i]);
                 }
             }
         }
-        Ok(LoadResult {
-            items: out.rules,
-            diagnostics: out.diagnostics,
-        })
+        Ok(out)
     }
 }
 
 /// A `.clinerules` above the project root, or owned by another user, is read (Reference) but
 /// never silently.
-fn warn_if_untrusted(source: &Path, dir: Option<&Path>, project_root: &Path, out: &mut Loaded) {
+fn warn_if_untrusted(
+    source: &Path,
+    dir: Option<&Path>,
+    project_root: &Path,
+    out: &mut LoadResult<Rule>,
+) {
     if dir.is_some_and(|d| !d.starts_with(project_root)) {
         out.diagnostics.push(
             Diagnostic::warning(

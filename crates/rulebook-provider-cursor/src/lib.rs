@@ -14,10 +14,10 @@
 //!
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
 
-use rulebook_fs::{FileLoader, Loaded};
-use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
-use rulebook_rule::coerce::FieldPolicy;
-use rulebook_rule::{Level, Profile, Rule, apply_whole_file_default};
+use rulebook_kit::FileLoader;
+use rulebook_kit::coerce::FieldPolicy;
+use rulebook_kit::{Level, Profile, Rule, apply_whole_file_default};
+use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
 
 /// The Cursor provider (id `cursor`, priority 50).
 #[derive(Debug, Clone, Copy, Default)]
@@ -43,9 +43,8 @@ impl Provider<RuleCapability> for CursorProvider {
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new("cursor", "Cursor", FieldPolicy::CURSOR, ctx.profile)
-            .max_size(ctx.size_cap());
-        let mut out = Loaded::default();
+        let loader = FileLoader::new(ctx, "cursor", "Cursor", FieldPolicy::CURSOR);
+        let mut out = LoadResult::default();
         let dir = ".cursor/rules";
         if let Some(user) = ctx.in_home(dir) {
             loader.load_dir(&user, EXTENSIONS, Level::User, None, &mut out);
@@ -66,12 +65,9 @@ impl Provider<RuleCapability> for CursorProvider {
                 Some(&ctx.cwd),
                 &mut out,
             ) {
-                apply_whole_file_default(&mut out.rules[i]);
+                apply_whole_file_default(&mut out.items[i]);
             }
         }
-        Ok(LoadResult {
-            items: out.rules,
-            diagnostics: out.diagnostics,
-        })
+        Ok(out)
     }
 }

@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use rulebook_provider_native::{NativeConfig, NativeProvider};
-//! use rulebook_registry::{Provider, RuleCapability};
+//! use rulebook_kit::{Provider, RuleCapability};
 //!
 //! let provider = NativeProvider::new(
 //!     NativeConfig::default()
@@ -28,10 +28,10 @@
 
 use std::path::PathBuf;
 
-use rulebook_fs::{FileLoader, Loaded};
-use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
-use rulebook_rule::Level;
-use rulebook_rule::coerce::FieldPolicy;
+use rulebook_kit::FileLoader;
+use rulebook_kit::Level;
+use rulebook_kit::coerce::FieldPolicy;
+use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
 
 /// Where the native provider looks, and what it is called.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,15 +125,14 @@ impl Provider<RuleCapability> for NativeProvider {
         self.config.priority
     }
 
-    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<rulebook_rule::Rule>, ProviderError> {
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<rulebook_kit::Rule>, ProviderError> {
         let loader = FileLoader::new(
+            ctx,
             &self.config.id,
             &self.config.display_name,
             FieldPolicy::NATIVE,
-            ctx.profile,
-        )
-        .max_size(ctx.size_cap());
-        let mut out = Loaded::default();
+        );
+        let mut out = LoadResult::default();
         loader.load_dir(
             &ctx.cwd.join(&self.config.project_dir),
             EXTENSIONS,
@@ -144,9 +143,6 @@ impl Provider<RuleCapability> for NativeProvider {
         if let Some(user) = ctx.in_home(&self.config.user_dir) {
             loader.load_dir(&user, EXTENSIONS, Level::User, None, &mut out);
         }
-        Ok(LoadResult {
-            items: out.rules,
-            diagnostics: out.diagnostics,
-        })
+        Ok(out)
     }
 }

@@ -18,12 +18,12 @@
 //!
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
 
-use rulebook_fs::{FileLoader, Loaded};
-use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
-use rulebook_rule::coerce::FieldPolicy;
-use rulebook_rule::{
+use rulebook_kit::FileLoader;
+use rulebook_kit::coerce::FieldPolicy;
+use rulebook_kit::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Value, apply_whole_file_default,
 };
+use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
 
 /// The Windsurf provider (id `windsurf`, priority 50).
 #[derive(Debug, Clone, Copy, Default)]
@@ -48,9 +48,8 @@ impl Provider<RuleCapability> for WindsurfProvider {
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let extended = ctx.profile == Profile::Extended;
-        let loader = FileLoader::new("windsurf", "Windsurf", FieldPolicy::WINDSURF, ctx.profile)
-            .max_size(ctx.size_cap());
-        let mut out = Loaded::default();
+        let loader = FileLoader::new(ctx, "windsurf", "Windsurf", FieldPolicy::WINDSURF);
+        let mut out = LoadResult::default();
         let mut whole_files = Vec::new();
         if let Some(global) = ctx.in_home(".codeium/windsurf/memories/global_rules.md") {
             // The original skips a 0-byte global file, so it neither wins the name
@@ -83,18 +82,15 @@ impl Provider<RuleCapability> for WindsurfProvider {
                 whole_files.push(i);
             }
             for i in whole_files {
-                apply_whole_file_default(&mut out.rules[i]);
+                apply_whole_file_default(&mut out.items[i]);
             }
-            for rule in &mut out.rules {
+            for rule in &mut out.items {
                 if let Some(d) = apply_trigger(rule) {
                     out.diagnostics.push(d);
                 }
             }
         }
-        Ok(LoadResult {
-            items: out.rules,
-            diagnostics: out.diagnostics,
-        })
+        Ok(out)
     }
 }
 

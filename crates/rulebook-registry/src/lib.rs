@@ -163,6 +163,12 @@ pub struct LoadResult<T> {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl<T> Default for LoadResult<T> {
+    fn default() -> Self {
+        Self::new(Vec::new())
+    }
+}
+
 impl<T> LoadResult<T> {
     /// Items with no diagnostics.
     pub fn new(items: Vec<T>) -> Self {

@@ -5,43 +5,33 @@
 //!   Reference plus E1–E10).
 //! - [`Diagnostic`]: a structured warning (severity, code, provider, path, line, column,
 //!   message). Loading never prints; it returns these.
-//! - [`coerce`]: the per-provider field coercion of behaviour.md §5 as reusable policies, so a new
-//!   provider crate picks a row of the table instead of writing its own.
-//! - [`build_rule`]: text of a rule file → [`Rule`] plus diagnostics, for providers.
 //!
-//! Depends on `rulebook-frontmatter` (parsing) and `serde` (everything serializes).
+//! This is the lean model: the stages that take rules (partition, prompt, protocol, match,
+//! ttsr) depend on it alone, and it pulls in no YAML parser (it uses the value model of
+//! `rulebook-frontmatter` without its `parse` feature). Reading and building rules from
+//! files is the provider kit's job (`rulebook-kit`).
+//!
+//! Depends on `rulebook-frontmatter` (its value model only) and `serde`.
 //!
 //! ```
-//! use std::path::Path;
-//! use rulebook_rule::{build_rule, coerce::FieldPolicy, Level, Profile, RuleFile, SourceMeta};
+//! use rulebook_rule::{Level, Rule, SourceMeta};
 //!
-//! let path = Path::new("/p/.cursor/rules/ts.mdc");
-//! let file = RuleFile {
-//!     name: "ts",
-//!     path,
-//!     text: "---\ndescription: TypeScript\nglobs: *.ts\n---\nUse strict.",
-//!     policy: FieldPolicy::CURSOR,
-//!     source: &SourceMeta::new("cursor", "Cursor", Level::Project, path),
-//! };
-//! let (rule, diagnostics) = build_rule(&file, Profile::Extended);
-//! assert_eq!(rule.description.as_deref(), Some("TypeScript"));
-//! assert_eq!(rule.globs, Some(vec!["*.ts".to_owned()]));
-//! assert_eq!(rule.content, "Use strict.");
-//! assert_eq!(diagnostics.len(), 1); // the YAML error, recovered
+//! let source = SourceMeta::new("cursor", "Cursor", Level::Project, "/p/.cursor/rules/ts.mdc");
+//! let rule = Rule::new("ts", "/p/.cursor/rules/ts.mdc", "Use strict.", source)
+//!     .with_description("TypeScript")
+//!     .with_globs(["*.ts"]);
+//! assert_eq!(rule.globs.as_deref(), Some(&["*.ts".to_owned()][..]));
+//! assert!(rulebook_rule::validate_rule(&rule).is_ok());
 //! ```
 
-pub mod coerce;
 mod diagnostic;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rulebook_frontmatter::{ParseOptions, Recovery, WarningKind, parse_frontmatter};
 use serde::Serialize;
 
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use rulebook_frontmatter::{Map, Outcome as FrontmatterOutcome, Value};
-
-use coerce::{FieldPolicy, coerce_fields};
 
 /// The default size cap of Extended E9: rule files over 1 MiB are skipped with a warning.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
@@ -55,16 +45,6 @@ pub enum Profile {
     /// Reference plus the extensions E1–E10 of `docs/behaviour.md`.
     #[default]
     Extended,
-}
-
-impl Profile {
-    /// The frontmatter recovery this profile uses on a YAML error.
-    pub fn recovery(self) -> Recovery {
-        match self {
-            Profile::Reference => Recovery::LineParser,
-            Profile::Extended => Recovery::QuoteValues,
-        }
-    }
 }
 
 /// Where a rule source lives.
@@ -88,6 +68,11 @@ pub struct SourceMeta {
     pub level: Level,
     /// The file, absolute.
     pub path: PathBuf,
+    /// The file's real path (links resolved), where the provider resolved it. In Extended a
+    /// later rule whose real path equals an earlier one's is the same file: it is shadowed
+    /// by it ("same file as …"), so `CLAUDE.md -> AGENTS.md` is injected once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub real_path: Option<PathBuf>,
 }
 
 impl SourceMeta {
@@ -103,7 +88,15 @@ impl SourceMeta {
             provider_name: provider_name.into(),
             level,
             path: path.into(),
+            real_path: None,
         }
+    }
+
+    /// Sets the real path (see [`SourceMeta::real_path`]).
+    #[must_use]
+    pub fn with_real_path(mut self, real: impl Into<PathBuf>) -> Self {
+        self.real_path = Some(real.into());
+        self
     }
 }
 
@@ -119,10 +112,41 @@ pub enum Activation {
     Glob,
     /// `manual`: only read through `rule://`.
     Manual,
+    /// Never applies (Cline `paths: []`, a Copilot rule excluded for this agent): in no
+    /// bucket, with the provider's reason, and never attached by a glob.
+    Never,
+}
+
+/// How a rule's globs are matched: the same pattern means different things per tool
+/// (`globs` stay verbatim, as the author wrote them, and are matched by their dialect).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GlobDialect {
+    /// Cursor's (and Windsurf's, Claude's): a pattern without `/` matches the file name at
+    /// any depth; one with `/` is relative to the glob root; `*` does not cross `/`.
+    #[default]
+    Cursor,
+    /// VS Code's (Copilot `applyTo`): `**/` is prefixed unless the pattern starts with `/`
+    /// or `**/`; case-insensitive.
+    VsCode,
+    /// Anchored at the glob root (Cline `paths`, Continue, Kiro): `*.md` is Markdown files in
+    /// the root only; a leading `!` negates.
+    Anchored,
+}
+
+impl GlobDialect {
+    /// Whether this is the default dialect (for `skip_serializing_if`).
+    pub fn is_default(&self) -> bool {
+        *self == Self::Cursor
+    }
 }
 
 /// The one shape every provider's rules are normalized into (behaviour.md §1).
+///
+/// `#[non_exhaustive]`: build one with [`Rule::new`] and the `with_*` setters, so fields
+/// can be added without breaking providers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Rule {
     /// The identity: dedup and precedence are by name only.
     pub name: String,
@@ -148,76 +172,108 @@ pub struct Rule {
     pub frontmatter: Map,
     /// How the frontmatter was read.
     pub frontmatter_outcome: FrontmatterOutcome,
+    /// How `globs` are matched.
+    #[serde(skip_serializing_if = "GlobDialect::is_default")]
+    pub glob_dialect: GlobDialect,
+    /// The directory `globs` are relative to; `None`: the working directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub glob_root: Option<PathBuf>,
+    /// Files expanded into `content` by imports (`@path`), in expansion order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub includes: Vec<PathBuf>,
 }
 
-/// One rule file as a provider found it.
-#[derive(Debug, Clone, Copy)]
-pub struct RuleFile<'a> {
-    /// The rule's name (usually the file name without its extension).
-    pub name: &'a str,
-    /// The file, absolute.
-    pub path: &'a Path,
-    /// Its text (BOM stripped, UTF-8).
-    pub text: &'a str,
-    /// The provider's field coercion.
-    pub policy: FieldPolicy,
-    /// Provider and level.
-    pub source: &'a SourceMeta,
-}
+impl Rule {
+    /// A rule with its identity, file, content and source, and nothing else set: no
+    /// frontmatter (outcome [`FrontmatterOutcome::Absent`]), no globs, no description.
+    pub fn new(
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+        content: impl Into<String>,
+        source: SourceMeta,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            path: path.into(),
+            content: content.into(),
+            globs: None,
+            always_apply: None,
+            description: None,
+            ttsr_trigger: None,
+            condition: Vec::new(),
+            activation: None,
+            source,
+            frontmatter: Map::new(),
+            frontmatter_outcome: FrontmatterOutcome::Absent,
+            glob_dialect: GlobDialect::Cursor,
+            glob_root: None,
+            includes: Vec::new(),
+        }
+    }
 
-/// Parses and coerces one rule file. Never fails: a file with broken frontmatter is still a
-/// rule (its body is the content), and what was wrong is in the diagnostics.
-pub fn build_rule(file: &RuleFile<'_>, profile: Profile) -> (Rule, Vec<Diagnostic>) {
-    let parsed = parse_frontmatter(
-        file.text,
-        &ParseOptions::new()
-            .source(file.path)
-            .recovery(profile.recovery()),
-    );
-    let mut diagnostics: Vec<Diagnostic> = parsed
-        .warnings
-        .iter()
-        .map(|w| {
-            let code = match w.kind {
-                WarningKind::NotAMap => DiagnosticCode::NotAMap,
-                WarningKind::YamlSyntax => DiagnosticCode::YamlSyntax,
-            };
-            Diagnostic::warning(code, w.message.clone())
-                .with_path(file.path)
-                .at(w.line, w.column)
-        })
-        .collect();
-    let (fields, coerce_diagnostics) = coerce_fields(
-        &parsed.frontmatter,
-        file.policy,
-        profile,
-        file.path,
-        Some(file.text),
-    );
-    diagnostics.extend(coerce_diagnostics);
-    let rule = Rule {
-        name: file.name.to_owned(),
-        path: file.path.to_path_buf(),
-        content: parsed.body,
-        globs: fields.globs,
-        always_apply: fields.always_apply,
-        description: fields.description,
-        ttsr_trigger: fields.ttsr_trigger,
-        condition: fields.condition,
-        activation: None,
-        source: file.source.clone(),
-        frontmatter: parsed.frontmatter,
-        frontmatter_outcome: parsed.outcome,
-    };
-    (rule, diagnostics)
-}
+    /// Sets the description.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
 
-/// Extended E1: a whole-file source (`.cursorrules`, `.windsurfrules`, a `.clinerules`
-/// file, `global_rules.md`) is always-apply, as its tool applies it, unless its frontmatter
-/// sets `alwaysApply` to a boolean itself.
-pub fn apply_whole_file_default(rule: &mut Rule) {
-    if !matches!(rule.frontmatter.get("alwaysApply"), Some(Value::Bool(_))) {
-        rule.always_apply = Some(true);
+    /// Sets the globs.
+    #[must_use]
+    pub fn with_globs<I, S>(mut self, globs: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.globs = Some(globs.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets `alwaysApply`.
+    #[must_use]
+    pub fn with_always_apply(mut self, always: bool) -> Self {
+        self.always_apply = Some(always);
+        self
+    }
+
+    /// Sets the TTSR conditions.
+    #[must_use]
+    pub fn with_condition<I, S>(mut self, condition: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.condition = condition.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the activation.
+    #[must_use]
+    pub fn with_activation(mut self, activation: Activation) -> Self {
+        self.activation = Some(activation);
+        self
+    }
+
+    /// Sets the frontmatter and how it was read.
+    #[must_use]
+    pub fn with_frontmatter(mut self, frontmatter: Map, outcome: FrontmatterOutcome) -> Self {
+        self.frontmatter = frontmatter;
+        self.frontmatter_outcome = outcome;
+        self
+    }
+
+    /// Sets the glob dialect.
+    #[must_use]
+    pub fn with_glob_dialect(mut self, dialect: GlobDialect) -> Self {
+        self.glob_dialect = dialect;
+        self
+    }
+
+    /// Sets the directory the globs are relative to.
+    #[must_use]
+    pub fn with_glob_root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.glob_root = Some(root.into());
+        self
     }
 }
 

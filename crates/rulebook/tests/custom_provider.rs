@@ -4,9 +4,8 @@
 
 use std::path::Path;
 
-use rulebook::stages::fs::{FileLoader, Loaded};
-use rulebook::stages::registry::{LoadContext, LoadResult, ProviderError, RuleCapability};
-use rulebook::stages::rule::coerce::FieldPolicy;
+use rulebook::stages::kit::coerce::FieldPolicy;
+use rulebook::stages::kit::{FileLoader, LoadContext, LoadResult, ProviderError, RuleCapability};
 use rulebook::{Level, Profile, Provider, Rule, RuleBucket, Rulebook};
 
 /// Reads `.zed/rules/*.md` at priority 60: above Cursor, below native.
@@ -26,8 +25,8 @@ impl Provider<RuleCapability> for Zed {
         60
     }
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new("zed", "Zed", FieldPolicy::CURSOR, ctx.profile);
-        let mut out = Loaded::default();
+        let loader = FileLoader::new(ctx, "zed", "Zed", FieldPolicy::CURSOR);
+        let mut out = LoadResult::default();
         loader.load_dir(
             &ctx.cwd.join(".zed/rules"),
             &["md"],
@@ -35,10 +34,7 @@ impl Provider<RuleCapability> for Zed {
             Some(&ctx.cwd),
             &mut out,
         );
-        Ok(LoadResult {
-            items: out.rules,
-            diagnostics: out.diagnostics,
-        })
+        Ok(out)
     }
 }
 

@@ -20,8 +20,8 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use rulebook::stages::kit::coerce::{KNOWN_KEYS, key_line};
 use rulebook::stages::rule::FrontmatterOutcome;
-use rulebook::stages::rule::coerce::{KNOWN_KEYS, key_line};
 use rulebook::stages::ttsr::validate_condition;
 use rulebook::{Diagnostic, DiagnosticCode, Rule, RuleBucket, Severity};
 use serde::Serialize;

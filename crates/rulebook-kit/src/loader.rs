@@ -2,21 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use rulebook_rule::coerce::FieldPolicy;
-use rulebook_rule::{
-    Diagnostic, DiagnosticCode, Level, Profile, Rule, RuleFile, SourceMeta, build_rule,
-};
+use rulebook_fs::{ReadOptions, read_rule_file, walk_rules_dir};
+use rulebook_registry::{LoadContext, LoadResult};
+use rulebook_rule::{Diagnostic, DiagnosticCode, Level, Profile, Rule, SourceMeta};
 
-use crate::{ReadOptions, read_rule_file, walk_rules_dir};
-
-/// Rules and the diagnostics of loading them.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Loaded {
-    /// The rules, in load order.
-    pub rules: Vec<Rule>,
-    /// Everything that went wrong or was recovered.
-    pub diagnostics: Vec<Diagnostic>,
-}
+use crate::coerce::FieldPolicy;
+use crate::{RuleFile, build_rule};
 
 /// Loads rule files for one provider.
 #[derive(Debug, Clone)]
@@ -30,20 +21,21 @@ pub struct FileLoader {
 
 impl FileLoader {
     /// A loader for the provider `provider` (its id) shown as `provider_name`, coercing
-    /// fields with `policy`. In [`Profile::Extended`] the E9 size cap applies (see
-    /// [`FileLoader::max_size`]).
+    /// fields with `policy`, for the run `ctx` describes: its profile decides the recovery
+    /// of broken YAML (E4) and the project boundary (E10), and its size cap (E9) applies,
+    /// so no provider can forget them.
     pub fn new(
+        ctx: &LoadContext,
         provider: impl Into<String>,
         provider_name: impl Into<String>,
         policy: FieldPolicy,
-        profile: Profile,
     ) -> Self {
         Self {
             provider: provider.into(),
             provider_name: provider_name.into(),
             policy,
-            profile,
-            max_size: (profile == Profile::Extended).then_some(crate::DEFAULT_MAX_FILE_SIZE),
+            profile: ctx.profile,
+            max_size: ctx.size_cap(),
         }
     }
 
@@ -80,7 +72,7 @@ impl FileLoader {
         extensions: &[&str],
         level: Level,
         project_root: Option<&Path>,
-        out: &mut Loaded,
+        out: &mut LoadResult<Rule>,
     ) {
         let checked = self.read_options(level, project_root);
         // A root that is itself outside (`.clinerules -> /`) is refused before it is walked;
@@ -123,7 +115,7 @@ impl FileLoader {
         name: &str,
         level: Level,
         project_root: Option<&Path>,
-        out: &mut Loaded,
+        out: &mut LoadResult<Rule>,
     ) -> Option<usize> {
         match std::fs::symlink_metadata(path) {
             Ok(_) => {}
@@ -150,7 +142,7 @@ impl FileLoader {
         name: &str,
         level: Level,
         options: &ReadOptions,
-        out: &mut Loaded,
+        out: &mut LoadResult<Rule>,
     ) -> Option<usize> {
         let (text, diagnostics) = read_rule_file(path, options);
         out.diagnostics.extend(diagnostics);
@@ -170,7 +162,7 @@ impl FileLoader {
         };
         let (rule, diagnostics) = build_rule(&file, self.profile);
         out.diagnostics.extend(diagnostics);
-        out.rules.push(rule);
-        Some(out.rules.len() - 1)
+        out.items.push(rule);
+        Some(out.items.len() - 1)
     }
 }

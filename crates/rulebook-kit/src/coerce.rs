@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use rulebook_frontmatter::{Map, Value};
+use rulebook_rule::{Map, Value};
 use serde::Serialize;
 
-use crate::{Diagnostic, DiagnosticCode, Profile};
+use rulebook_rule::{Diagnostic, DiagnosticCode, Profile};
 
 /// How a provider reads `description`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

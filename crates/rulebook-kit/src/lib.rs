@@ -1,0 +1,144 @@
+//! The provider kit: everything a rule provider crate needs, in one dependency.
+//!
+//! A provider is a type implementing [`Provider<RuleCapability>`](Provider): a list of paths,
+//! a push order and a field policy. This crate gives it:
+//! - the [`Provider`] trait, the [`LoadContext`] it is loaded with (working directory,
+//!   home, profile, size cap) and [`LoadResult`], re-exported from `rulebook-registry`;
+//! - [`FileLoader`]: walk a rules directory or read one file, parse its frontmatter, coerce
+//!   its fields, and push the [`Rule`] and its diagnostics into a [`LoadResult`]; built from
+//!   the load context, so the size cap (E9), the project boundary (E10) and the recovery of
+//!   broken YAML (E4) follow the profile without the provider doing anything;
+//! - [`coerce`]: the field coercions of behaviour.md §5 as reusable policies (a new provider
+//!   picks a row of the table: [`coerce::FieldPolicy::CURSOR`], …), and the helpers they
+//!   are made of (`split_globs`, `key_line`);
+//! - [`build_rule`]: the text of one rule file → [`Rule`] plus diagnostics;
+//! - the model ([`Rule`], [`SourceMeta`], [`Diagnostic`], …) and the file helpers of
+//!   `rulebook-fs` (walker, reader), re-exported.
+//!
+//! Depends on `rulebook-frontmatter` (the parser), `rulebook-rule` (the model),
+//! `rulebook-fs` (walking and reading) and `rulebook-registry` (the provider trait).
+//!
+//! ```
+//! use rulebook_kit::{
+//!     coerce::FieldPolicy, FileLoader, Level, LoadContext, LoadResult, Provider, ProviderError,
+//!     Rule, RuleCapability,
+//! };
+//!
+//! /// Reads `.acme/rules/*.md` in the project.
+//! struct Acme;
+//!
+//! impl Provider<RuleCapability> for Acme {
+//!     fn id(&self) -> &str { "acme" }
+//!     fn display_name(&self) -> &str { "Acme" }
+//!     fn description(&self) -> &str { "Acme rules: .acme/rules/*.md" }
+//!     fn priority(&self) -> i32 { 10 }
+//!     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+//!         let loader = FileLoader::new(ctx, "acme", "Acme", FieldPolicy::NATIVE);
+//!         let mut out = LoadResult::default();
+//!         loader.load_dir(&ctx.cwd.join(".acme/rules"), &["md"], Level::Project, Some(&ctx.cwd), &mut out);
+//!         Ok(out)
+//!     }
+//! }
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::create_dir_all(dir.path().join(".acme/rules"))?;
+//! std::fs::write(dir.path().join(".acme/rules/style.md"), "---\ndescription: Style\n---\nBe brief.")?;
+//! let loaded = Acme.load(&LoadContext::new(dir.path(), ""))?;
+//! assert_eq!(loaded.items[0].name, "style");
+//! assert_eq!(loaded.items[0].description.as_deref(), Some("Style"));
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
+
+pub mod coerce;
+mod loader;
+
+use std::path::Path;
+
+use rulebook_frontmatter::{ParseOptions, Recovery, WarningKind, parse_frontmatter};
+
+pub use loader::FileLoader;
+pub use rulebook_frontmatter as frontmatter;
+pub use rulebook_fs::{
+    DEFAULT_MAX_FILE_SIZE, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, ReadOptions, Walked, find_upward,
+    owned_by_another_user, read_rule_file, walk_rules_dir,
+};
+pub use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+pub use rulebook_rule::{
+    Activation, Diagnostic, DiagnosticCode, FrontmatterOutcome, GlobDialect, Level, Map, Profile,
+    Rule, Severity, SourceMeta, Value, validate_rule,
+};
+
+use coerce::{FieldPolicy, coerce_fields};
+
+/// The frontmatter recovery a profile uses on a YAML error: the seeds' line parser
+/// (Reference) or Extended E4's quoting of misread values.
+pub fn recovery(profile: Profile) -> Recovery {
+    match profile {
+        Profile::Reference => Recovery::LineParser,
+        Profile::Extended => Recovery::QuoteValues,
+    }
+}
+
+/// One rule file as a provider found it.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleFile<'a> {
+    /// The rule's name (usually the file name without its extension).
+    pub name: &'a str,
+    /// The file, absolute.
+    pub path: &'a Path,
+    /// Its text (BOM stripped, UTF-8).
+    pub text: &'a str,
+    /// The provider's field coercion.
+    pub policy: FieldPolicy,
+    /// Provider and level.
+    pub source: &'a SourceMeta,
+}
+
+/// Parses and coerces one rule file. Never fails: a file with broken frontmatter is still a
+/// rule (its body is the content), and what was wrong is in the diagnostics.
+pub fn build_rule(file: &RuleFile<'_>, profile: Profile) -> (Rule, Vec<Diagnostic>) {
+    let parsed = parse_frontmatter(
+        file.text,
+        &ParseOptions::new()
+            .source(file.path)
+            .recovery(recovery(profile)),
+    );
+    let mut diagnostics: Vec<Diagnostic> = parsed
+        .warnings
+        .iter()
+        .map(|w| {
+            let code = match w.kind {
+                WarningKind::NotAMap => DiagnosticCode::NotAMap,
+                WarningKind::YamlSyntax => DiagnosticCode::YamlSyntax,
+            };
+            Diagnostic::warning(code, w.message.clone())
+                .with_path(file.path)
+                .at(w.line, w.column)
+        })
+        .collect();
+    let (fields, coerce_diagnostics) = coerce_fields(
+        &parsed.frontmatter,
+        file.policy,
+        profile,
+        file.path,
+        Some(file.text),
+    );
+    diagnostics.extend(coerce_diagnostics);
+    let mut rule = Rule::new(file.name, file.path, parsed.body, file.source.clone())
+        .with_frontmatter(parsed.frontmatter, parsed.outcome);
+    rule.globs = fields.globs;
+    rule.always_apply = fields.always_apply;
+    rule.description = fields.description;
+    rule.ttsr_trigger = fields.ttsr_trigger;
+    rule.condition = fields.condition;
+    (rule, diagnostics)
+}
+
+/// Extended E1: a whole-file source (`.cursorrules`, `.windsurfrules`, a `.clinerules`
+/// file, `global_rules.md`) is always-apply, as its tool applies it, unless its frontmatter
+/// sets `alwaysApply` to a boolean itself.
+pub fn apply_whole_file_default(rule: &mut Rule) {
+    if !matches!(rule.frontmatter.get("alwaysApply"), Some(Value::Bool(_))) {
+        rule.always_apply = Some(true);
+    }
+}
