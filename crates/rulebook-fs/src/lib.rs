@@ -220,6 +220,7 @@ pub struct ReadOptions {
     max_size: Option<u64>,
     project_root: Option<PathBuf>,
     detailed_errors: bool,
+    real_path: bool,
 }
 
 impl ReadOptions {
@@ -247,6 +248,13 @@ impl ReadOptions {
         self.project_root.as_deref()
     }
 
+    /// Resolve the real path of every file read (see [`ReadRule::real_path`]).
+    #[must_use]
+    pub fn real_path(mut self, yes: bool) -> Self {
+        self.real_path = yes;
+        self
+    }
+
     /// Append the operating system's reason to `Failed to read file: <path>`.
     #[must_use]
     pub fn detailed_errors(mut self, yes: bool) -> Self {
@@ -272,7 +280,24 @@ impl ReadOptions {
 ///   project to a file outside it is read; a user who cannot write the outside file cannot
 ///   create one to it on most systems (`fs.protected_hardlinks`).
 pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Vec<Diagnostic>) {
+    let (read, diagnostics) = read_rule(path, options);
+    (read.map(|r| r.text), diagnostics)
+}
+
+/// A rule file's text, and where it really is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadRule {
+    /// The text (BOM stripped, UTF-8).
+    pub text: String,
+    /// The real path of the file that was read (from the open handle), when the options
+    /// asked for it ([`ReadOptions::real_path`]) or a boundary needed it.
+    pub real_path: Option<PathBuf>,
+}
+
+/// As [`read_rule_file`], with the real path of the file read.
+pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
+    let mut real_path = None;
     let read_failed = |err: &std::io::Error| {
         let message = if options.detailed_errors {
             format!("Failed to read file: {} ({err})", path.display())
@@ -309,7 +334,10 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
     }
     if let Some(root) = &options.project_root {
         let refusal = match opened_real_path(&file, path, &meta) {
-            Ok(real) if real.starts_with(root) => None,
+            Ok(real) if real.starts_with(root) => {
+                real_path = Some(real);
+                None
+            }
             Ok(real) => Some(format!(
                 "Refused {}: its real path {} is outside the project directory {}",
                 path.display(),
@@ -327,6 +355,8 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
                 .push(Diagnostic::warning(DiagnosticCode::OutsideProject, message).with_path(path));
             return (None, diagnostics);
         }
+    } else if options.real_path {
+        real_path = opened_real_path(&file, path, &meta).ok();
     }
     // One allocation of the right size (the length is only a hint: the file may change).
     let hint = meta.len();
@@ -382,7 +412,7 @@ pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Ve
             String::from_utf8_lossy(body).into_owned()
         }
     };
-    (Some(text), diagnostics)
+    (Some(ReadRule { text, real_path }), diagnostics)
 }
 
 /// Opens `path` for reading without blocking on a FIFO (the flag does nothing to a regular

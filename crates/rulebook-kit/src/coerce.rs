@@ -8,7 +8,8 @@ use std::path::Path;
 use rulebook_rule::{Map, Value};
 use serde::Serialize;
 
-use rulebook_rule::{Diagnostic, DiagnosticCode, Profile};
+use rulebook_registry::KnownKey;
+use rulebook_rule::{Diagnostic, DiagnosticCode};
 
 /// How a provider reads `description`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -53,30 +54,19 @@ pub struct FieldPolicy {
 }
 
 impl FieldPolicy {
-    /// The native provider's coercion.
-    pub const NATIVE: Self = Self {
-        description: DescriptionPolicy::StringOrScalarText,
-        always_apply: AlwaysApplyPolicy::Boolean,
-        globs: GlobsPolicy::ScalarElementsAsText,
-    };
-    /// Cursor's coercion (`transformMDCRule`).
-    pub const CURSOR: Self = Self {
-        description: DescriptionPolicy::StringOnly,
-        always_apply: AlwaysApplyPolicy::OnlyTrue,
-        globs: GlobsPolicy::StringsOnly,
-    };
-    /// Windsurf's coercion.
-    pub const WINDSURF: Self = Self {
-        description: DescriptionPolicy::StringOrScalarText,
-        always_apply: AlwaysApplyPolicy::Boolean,
-        globs: GlobsPolicy::StringsOnly,
-    };
-    /// Cline's coercion.
-    pub const CLINE: Self = Self {
-        description: DescriptionPolicy::StringOnly,
-        always_apply: AlwaysApplyPolicy::Boolean,
-        globs: GlobsPolicy::StringsOnly,
-    };
+    /// A policy from its three rows (each provider crate defines its own, as the row of
+    /// behaviour.md §5's table it follows).
+    pub const fn new(
+        description: DescriptionPolicy,
+        always_apply: AlwaysApplyPolicy,
+        globs: GlobsPolicy,
+    ) -> Self {
+        Self {
+            description,
+            always_apply,
+            globs,
+        }
+    }
 }
 
 /// The typed fields read from a frontmatter map.
@@ -94,14 +84,24 @@ pub struct Fields {
     pub condition: Vec<String>,
 }
 
-/// The keys the coercion reads (others are kept in the map for consumers).
-pub const KNOWN_KEYS: &[&str] = &[
-    "description",
-    "alwaysApply",
-    "globs",
-    "condition",
-    "ttsr_trigger",
-    "ttsrTrigger",
+/// The keys the coercion reads (others are kept in the map for consumers), with their
+/// meaning: a provider's [`known_keys`](crate::Provider::known_keys) starts from these.
+pub const COMMON_KEYS: &[KnownKey] = &[
+    KnownKey::new(
+        "description",
+        "what the rule is for; lists it in the rulebook",
+    ),
+    KnownKey::new("alwaysApply", "inject the content into every prompt"),
+    KnownKey::new(
+        "globs",
+        "file patterns the rule is about (attached when one matches)",
+    ),
+    KnownKey::new("condition", "TTSR regexes that interrupt the output stream"),
+    KnownKey::new("ttsr_trigger", "a TTSR regex (when `condition` is not set)"),
+    KnownKey::new(
+        "ttsrTrigger",
+        "a TTSR regex (when neither of the others is set)",
+    ),
 ];
 
 struct Ctx<'a> {
@@ -135,12 +135,12 @@ impl Ctx<'_> {
 /// Reads the typed fields of `frontmatter` under `policy`. `text` (the file's text) is only
 /// used to find the line of a key a warning is about.
 ///
-/// In [`Profile::Extended`], a `globs` string is split on commas (outside `{…}`), each part
+/// With `split_glob_strings` (Extended E4), a `globs` string is split on commas (outside `{…}`), each part
 /// trimmed, empty parts dropped (E4): Cursor writes `globs: src/**/*.ts, tests/**`.
 pub fn coerce_fields(
     frontmatter: &Map,
     policy: FieldPolicy,
-    profile: Profile,
+    split_glob_strings: bool,
     path: &Path,
     text: Option<&str>,
 ) -> (Fields, Vec<Diagnostic>) {
@@ -152,7 +152,7 @@ pub fn coerce_fields(
     let fields = Fields {
         description: description(frontmatter, policy.description, &mut ctx),
         always_apply: always_apply(frontmatter, policy.always_apply, &mut ctx),
-        globs: globs(frontmatter, policy.globs, profile, &mut ctx),
+        globs: globs(frontmatter, policy.globs, split_glob_strings, &mut ctx),
         ttsr_trigger: ttsr_trigger(frontmatter, &mut ctx),
         condition: condition(frontmatter, &mut ctx),
     };
@@ -190,15 +190,15 @@ fn always_apply(map: &Map, policy: AlwaysApplyPolicy, ctx: &mut Ctx<'_>) -> Opti
 fn globs(
     map: &Map,
     policy: GlobsPolicy,
-    profile: Profile,
+    split_glob_strings: bool,
     ctx: &mut Ctx<'_>,
 ) -> Option<Vec<String>> {
     let value = map.get("globs")?;
     match value {
         Value::Null => None,
-        Value::String(s) => Some(match profile {
-            Profile::Reference => vec![s.clone()],
-            Profile::Extended => split_globs(s),
+        Value::String(s) => Some(match split_glob_strings {
+            false => vec![s.clone()],
+            true => split_globs(s),
         }),
         Value::List(items) => {
             let mut out = Vec::with_capacity(items.len());

@@ -9,8 +9,9 @@
 //!   the load context, so the size cap (E9), the project boundary (E10) and the recovery of
 //!   broken YAML (E4) follow the profile without the provider doing anything;
 //! - [`coerce`]: the field coercions of behaviour.md §5 as reusable policies (a new provider
-//!   picks a row of the table: [`coerce::FieldPolicy::CURSOR`], …), and the helpers they
-//!   are made of (`split_globs`, `key_line`);
+//!   defines its own row with [`coerce::FieldPolicy::new`]), the keys every provider reads
+//!   ([`coerce::COMMON_KEYS`]), and the helpers they are made of (`split_globs`,
+//!   `key_line`);
 //! - [`build_rule`]: the text of one rule file → [`Rule`] plus diagnostics;
 //! - the model ([`Rule`], [`SourceMeta`], [`Diagnostic`], …) and the file helpers of
 //!   `rulebook-fs` (walker, reader), re-exported.
@@ -19,10 +20,15 @@
 //! `rulebook-fs` (walking and reading) and `rulebook-registry` (the provider trait).
 //!
 //! ```
-//! use rulebook_kit::{
-//!     coerce::FieldPolicy, FileLoader, Level, LoadContext, LoadResult, Provider, ProviderError,
-//!     Rule, RuleCapability,
-//! };
+//! use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+//! use rulebook_kit::{FileLoader, Level, LoadContext, LoadResult, Provider, ProviderError};
+//! use rulebook_kit::{Rule, RuleCapability};
+//!
+//! const POLICY: FieldPolicy = FieldPolicy::new(
+//!     DescriptionPolicy::StringOnly,
+//!     AlwaysApplyPolicy::Boolean,
+//!     GlobsPolicy::StringsOnly,
+//! );
 //!
 //! /// Reads `.acme/rules/*.md` in the project.
 //! struct Acme;
@@ -33,7 +39,7 @@
 //!     fn description(&self) -> &str { "Acme rules: .acme/rules/*.md" }
 //!     fn priority(&self) -> i32 { 10 }
 //!     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-//!         let loader = FileLoader::new(ctx, "acme", "Acme", FieldPolicy::NATIVE);
+//!         let loader = FileLoader::new(ctx, "acme", "Acme", POLICY);
 //!         let mut out = LoadResult::default();
 //!         loader.load_dir(&ctx.cwd.join(".acme/rules"), &["md"], Level::Project, Some(&ctx.cwd), &mut out);
 //!         Ok(out)
@@ -56,13 +62,15 @@ use std::path::Path;
 
 use rulebook_frontmatter::{ParseOptions, Recovery, WarningKind, parse_frontmatter};
 
-pub use loader::FileLoader;
+pub use loader::{FileLoader, stem};
 pub use rulebook_frontmatter as frontmatter;
 pub use rulebook_fs::{
     DEFAULT_MAX_FILE_SIZE, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, ReadOptions, Walked, find_upward,
     owned_by_another_user, read_rule_file, walk_rules_dir,
 };
-pub use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+pub use rulebook_registry::{
+    KnownKey, LoadContext, LoadResult, Mechanisms, Provider, ProviderError, RuleCapability,
+};
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, FrontmatterOutcome, GlobDialect, Level, Map, Profile,
     Rule, Severity, SourceMeta, Value, validate_rule,
@@ -70,12 +78,74 @@ pub use rulebook_rule::{
 
 use coerce::{FieldPolicy, coerce_fields};
 
-/// The frontmatter recovery a profile uses on a YAML error: the seeds' line parser
-/// (Reference) or Extended E4's quoting of misread values.
-pub fn recovery(profile: Profile) -> Recovery {
-    match profile {
-        Profile::Reference => Recovery::LineParser,
-        Profile::Extended => Recovery::QuoteValues,
+/// The frontmatter recovery the mechanisms ask for on a YAML error: Extended E4's quoting
+/// of misread values, or the seeds' line parser.
+pub fn recovery(mechanisms: &Mechanisms) -> Recovery {
+    if mechanisms.recover_misread_values {
+        Recovery::QuoteValues
+    } else {
+        Recovery::LineParser
+    }
+}
+
+/// The key of a directory in rule names (SPEC-providers §2.3): its path relative to the
+/// project root with `/` as `:` (`packages/api` → `packages:api`); `..` for each step above
+/// the root; `~` under the home; empty for the root itself. A per-directory file is named
+/// `<key>:<stem>` (or `<stem>` at the root), so names never contain `/` and round-trip
+/// through `rule://`.
+pub fn dir_key(dir: &Path, project_root: &Path, home: &Path) -> String {
+    if let Ok(rel) = dir.strip_prefix(project_root) {
+        return rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(":");
+    }
+    if !home.as_os_str().is_empty() {
+        if let Ok(rel) = dir.strip_prefix(home) {
+            let rest: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            return std::iter::once("~".to_owned())
+                .chain(rest)
+                .collect::<Vec<_>>()
+                .join(":");
+        }
+    }
+    // Above the root: one `..` per step up to the common ancestor, then down.
+    let mut up = 0;
+    let mut base = project_root;
+    while !dir.starts_with(base) {
+        match base.parent() {
+            Some(parent) => {
+                base = parent;
+                up += 1;
+            }
+            None => break,
+        }
+    }
+    let down = dir
+        .strip_prefix(base)
+        .map(|rel| {
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    std::iter::repeat_n("..".to_owned(), up)
+        .chain(down)
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// The name of a per-directory file: `<dir key>:<stem>`, or `<stem>` at the project root.
+pub fn dir_scoped_name(dir: &Path, stem: &str, project_root: &Path, home: &Path) -> String {
+    let key = dir_key(dir, project_root, home);
+    if key.is_empty() {
+        stem.to_owned()
+    } else {
+        format!("{key}:{stem}")
     }
 }
 
@@ -96,12 +166,12 @@ pub struct RuleFile<'a> {
 
 /// Parses and coerces one rule file. Never fails: a file with broken frontmatter is still a
 /// rule (its body is the content), and what was wrong is in the diagnostics.
-pub fn build_rule(file: &RuleFile<'_>, profile: Profile) -> (Rule, Vec<Diagnostic>) {
+pub fn build_rule(file: &RuleFile<'_>, mechanisms: &Mechanisms) -> (Rule, Vec<Diagnostic>) {
     let parsed = parse_frontmatter(
         file.text,
         &ParseOptions::new()
             .source(file.path)
-            .recovery(recovery(profile)),
+            .recovery(recovery(mechanisms)),
     );
     let mut diagnostics: Vec<Diagnostic> = parsed
         .warnings
@@ -119,7 +189,7 @@ pub fn build_rule(file: &RuleFile<'_>, profile: Profile) -> (Rule, Vec<Diagnosti
     let (fields, coerce_diagnostics) = coerce_fields(
         &parsed.frontmatter,
         file.policy,
-        profile,
+        mechanisms.recover_misread_values,
         file.path,
         Some(file.text),
     );

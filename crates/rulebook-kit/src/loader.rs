@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use rulebook_fs::{ReadOptions, read_rule_file, walk_rules_dir};
-use rulebook_registry::{LoadContext, LoadResult};
-use rulebook_rule::{Diagnostic, DiagnosticCode, Level, Profile, Rule, SourceMeta};
+use rulebook_fs::{ReadOptions, read_rule, walk_rules_dir};
+use rulebook_registry::{LoadContext, LoadResult, Mechanisms};
+use rulebook_rule::{Diagnostic, DiagnosticCode, Level, Rule, SourceMeta};
 
 use crate::coerce::FieldPolicy;
 use crate::{RuleFile, build_rule};
@@ -15,15 +15,15 @@ pub struct FileLoader {
     provider: String,
     provider_name: String,
     policy: FieldPolicy,
-    profile: Profile,
-    max_size: Option<u64>,
+    mechanisms: Mechanisms,
+    raw: bool,
 }
 
 impl FileLoader {
     /// A loader for the provider `provider` (its id) shown as `provider_name`, coercing
-    /// fields with `policy`, for the run `ctx` describes: its profile decides the recovery
-    /// of broken YAML (E4) and the project boundary (E10), and its size cap (E9) applies,
-    /// so no provider can forget them.
+    /// fields with `policy`, for the run `ctx` describes: its mechanisms decide the recovery
+    /// of broken YAML (E4), the size cap (E9), the project boundary (E10) and whether real
+    /// paths are resolved, so no provider can forget them.
     pub fn new(
         ctx: &LoadContext,
         provider: impl Into<String>,
@@ -34,30 +34,40 @@ impl FileLoader {
             provider: provider.into(),
             provider_name: provider_name.into(),
             policy,
-            profile: ctx.profile,
-            max_size: ctx.size_cap(),
+            mechanisms: ctx.mechanisms,
+            raw: false,
         }
+    }
+
+    /// Reads files as raw bodies: no frontmatter is parsed, the whole text is the content
+    /// (AGENTS.md, CLAUDE.md, GEMINI.md, `.rules`: a leading `---` block is content for
+    /// the tools that read them).
+    #[must_use]
+    pub fn raw(mut self, yes: bool) -> Self {
+        self.raw = yes;
+        self
     }
 
     /// Overrides the size cap (Extended E9); `None` reads files of any size.
     #[must_use]
     pub fn max_size(mut self, bytes: Option<u64>) -> Self {
-        self.max_size = bytes;
+        self.mechanisms.size_cap = bytes;
         self
     }
 
-    /// The profile rules are built under.
-    pub fn profile(&self) -> Profile {
-        self.profile
+    /// The mechanisms rules are loaded with.
+    pub fn mechanisms(&self) -> &Mechanisms {
+        &self.mechanisms
     }
 
     fn read_options(&self, level: Level, project_root: Option<&Path>) -> ReadOptions {
-        let extended = self.profile == Profile::Extended;
+        let m = &self.mechanisms;
         ReadOptions::new()
-            .max_size(self.max_size)
-            .detailed_errors(extended)
+            .max_size(m.size_cap)
+            .detailed_errors(m.detailed_read_errors)
+            .real_path(m.same_file_dedup)
             .project_root(
-                (extended && level == Level::Project)
+                (m.project_boundary && level == Level::Project)
                     .then(|| project_root.map(Path::to_path_buf))
                     .flatten(),
             )
@@ -73,6 +83,22 @@ impl FileLoader {
         level: Level,
         project_root: Option<&Path>,
         out: &mut LoadResult<Rule>,
+    ) {
+        self.load_dir_named(dir, extensions, level, project_root, out, &stem);
+    }
+
+    /// As [`FileLoader::load_dir`], with the provider naming each rule: `name` gets the
+    /// file's path (a provider of per-directory files names them `<dir key>:<stem>`, see
+    /// [`crate::dir_key`], so `frontend/style.md` and `backend/style.md` do not shadow
+    /// each other).
+    pub fn load_dir_named(
+        &self,
+        dir: &Path,
+        extensions: &[&str],
+        level: Level,
+        project_root: Option<&Path>,
+        out: &mut LoadResult<Rule>,
+        name: &dyn Fn(&Path) -> String,
     ) {
         let checked = self.read_options(level, project_root);
         // A root that is itself outside (`.clinerules -> /`) is refused before it is walked;
@@ -100,11 +126,7 @@ impl FileLoader {
         let walked = walk_rules_dir(dir, extensions);
         out.diagnostics.extend(walked.diagnostics);
         for path in &walked.files {
-            let name = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            self.load_one(path, &name, level, &checked, out);
+            self.load_one(path, &name(path), level, &checked, out);
         }
     }
 
@@ -144,25 +166,38 @@ impl FileLoader {
         options: &ReadOptions,
         out: &mut LoadResult<Rule>,
     ) -> Option<usize> {
-        let (text, diagnostics) = read_rule_file(path, options);
+        let (read, diagnostics) = read_rule(path, options);
         out.diagnostics.extend(diagnostics);
-        let text = text?;
-        let source = SourceMeta::new(
+        let read = read?;
+        let mut source = SourceMeta::new(
             self.provider.clone(),
             self.provider_name.clone(),
             level,
             PathBuf::from(path),
         );
+        source.real_path = read.real_path;
+        if self.raw {
+            // Not a frontmatter file: the text is the content, as its tool sends it.
+            out.items.push(Rule::new(name, path, read.text, source));
+            return Some(out.items.len() - 1);
+        }
         let file = RuleFile {
             name,
             path,
-            text: &text,
+            text: &read.text,
             policy: self.policy,
             source: &source,
         };
-        let (rule, diagnostics) = build_rule(&file, self.profile);
+        let (rule, diagnostics) = build_rule(&file, &self.mechanisms);
         out.diagnostics.extend(diagnostics);
         out.items.push(rule);
         Some(out.items.len() - 1)
     }
+}
+
+/// A file's name without its extension: the default rule name (behaviour.md §4).
+pub fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }

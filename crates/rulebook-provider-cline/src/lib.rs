@@ -17,17 +17,26 @@
 //!   workspace root only), follows a link to a directory (subject to E10), and warns too
 //!   about a source owned by another user.
 //!
-//! There is no user-level source. Fields follow [`FieldPolicy::CLINE`]. The project
+//! There is no user-level source. Fields follow [`FIELD_POLICY`]. The project
 //! boundary of Extended E10 is the directory that holds `.clinerules`.
 //!
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
 
 use std::path::Path;
 
-use rulebook_kit::coerce::FieldPolicy;
+use rulebook_kit::coerce::{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+};
 use rulebook_kit::{Diagnostic, DiagnosticCode, Level, Profile, Rule, apply_whole_file_default};
 use rulebook_kit::{FileLoader, owned_by_another_user};
 use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+
+/// Cline's field coercion: its row of behaviour.md §5's table.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::StringsOnly,
+);
 
 /// The Cline provider (id `cline`, priority 40).
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,8 +59,12 @@ impl Provider<RuleCapability> for ClineProvider {
         40
     }
 
+    fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
+        COMMON_KEYS
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new(ctx, "cline", "Cline", FieldPolicy::CLINE);
+        let loader = FileLoader::new(ctx, "cline", "Cline", FIELD_POLICY);
         let mut out = LoadResult::default();
         let extended = ctx.profile == Profile::Extended;
         let project_root = ctx.repo_root.as_deref().unwrap_or(&ctx.cwd);

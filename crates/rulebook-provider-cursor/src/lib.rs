@@ -7,7 +7,7 @@
 //! | project (Extended E1) | `<cwd>/.cursorrules` | `cursorrules` |
 //!
 //! User rules are pushed before project rules, so a user rule wins a name clash (as the
-//! original does). Fields follow [`FieldPolicy::CURSOR`] (`transformMDCRule`): description
+//! original does). Fields follow [`FIELD_POLICY`] (`transformMDCRule`): description
 //! only as a string, `alwaysApply` kept only when `true`, `globs` a list of strings or one
 //! string. In Extended, `.cursorrules` is read too, and is always-apply unless its
 //! frontmatter sets `alwaysApply`.
@@ -15,9 +15,18 @@
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
 
 use rulebook_kit::FileLoader;
-use rulebook_kit::coerce::FieldPolicy;
+use rulebook_kit::coerce::{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+};
 use rulebook_kit::{Level, Profile, Rule, apply_whole_file_default};
 use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+
+/// Cursor's field coercion: its row of behaviour.md §5's table.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::OnlyTrue,
+    GlobsPolicy::StringsOnly,
+);
 
 /// The Cursor provider (id `cursor`, priority 50).
 #[derive(Debug, Clone, Copy, Default)]
@@ -42,8 +51,12 @@ impl Provider<RuleCapability> for CursorProvider {
         50
     }
 
+    fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
+        COMMON_KEYS
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new(ctx, "cursor", "Cursor", FieldPolicy::CURSOR);
+        let loader = FileLoader::new(ctx, "cursor", "Cursor", FIELD_POLICY);
         let mut out = LoadResult::default();
         let dir = ".cursor/rules";
         if let Some(user) = ctx.in_home(dir) {

@@ -6,7 +6,7 @@
 //! | user | `~/.xcsh/agent/rules/` | `*.md`, `*.mdc` |
 //!
 //! Project rules are pushed before user rules, so a project rule wins a name clash with a
-//! user rule. Fields are coerced with [`FieldPolicy::NATIVE`]: a numeric or boolean
+//! user rule. Fields are coerced with [`FIELD_POLICY`]: a numeric or boolean
 //! description becomes its text, and list elements of `globs` are kept as text. Another
 //! agent reuses this provider with its own names through [`NativeConfig`].
 //!
@@ -30,7 +30,9 @@ use std::path::PathBuf;
 
 use rulebook_kit::FileLoader;
 use rulebook_kit::Level;
-use rulebook_kit::coerce::FieldPolicy;
+use rulebook_kit::coerce::{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+};
 use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
 
 /// Where the native provider looks, and what it is called.
@@ -93,6 +95,13 @@ impl NativeConfig {
     }
 }
 
+/// The native provider's field coercion: its row of behaviour.md §5's table.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOrScalarText,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::ScalarElementsAsText,
+);
+
 /// The native provider.
 #[derive(Debug, Clone, Default)]
 pub struct NativeProvider {
@@ -125,12 +134,16 @@ impl Provider<RuleCapability> for NativeProvider {
         self.config.priority
     }
 
+    fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
+        COMMON_KEYS
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<rulebook_kit::Rule>, ProviderError> {
         let loader = FileLoader::new(
             ctx,
             &self.config.id,
             &self.config.display_name,
-            FieldPolicy::NATIVE,
+            FIELD_POLICY,
         );
         let mut out = LoadResult::default();
         loader.load_dir(

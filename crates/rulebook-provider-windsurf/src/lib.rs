@@ -8,7 +8,7 @@
 //!
 //! `global_rules` is pushed first, so it wins a name clash with a project rule; a 0-byte
 //! `global_rules.md` is skipped, as the original skips it. Fields follow
-//! [`FieldPolicy::WINDSURF`]. In Extended:
+//! [`FIELD_POLICY`]. In Extended:
 //! - E1: `.windsurfrules` is read, and the whole-file sources (`global_rules.md`,
 //!   `.windsurfrules`) are always-apply unless their frontmatter sets `alwaysApply`;
 //! - E2: Windsurf's own `trigger:` key decides how a rule applies: `always_on` →
@@ -19,11 +19,34 @@
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
 
 use rulebook_kit::FileLoader;
-use rulebook_kit::coerce::FieldPolicy;
+use rulebook_kit::coerce::{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+};
 use rulebook_kit::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Value, apply_whole_file_default,
 };
 use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+
+/// Windsurf's field coercion: its row of behaviour.md §5's table.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOrScalarText,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::StringsOnly,
+);
+
+/// The keys Windsurf rules may set: the common ones and `trigger` (E2).
+const KNOWN_KEYS: &[rulebook_kit::KnownKey] = &[
+    COMMON_KEYS[0],
+    COMMON_KEYS[1],
+    COMMON_KEYS[2],
+    COMMON_KEYS[3],
+    COMMON_KEYS[4],
+    COMMON_KEYS[5],
+    rulebook_kit::KnownKey::new(
+        "trigger",
+        "when Windsurf applies the rule: always_on, model_decision, glob, manual",
+    ),
+];
 
 /// The Windsurf provider (id `windsurf`, priority 50).
 #[derive(Debug, Clone, Copy, Default)]
@@ -46,9 +69,13 @@ impl Provider<RuleCapability> for WindsurfProvider {
         50
     }
 
+    fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
+        KNOWN_KEYS
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let extended = ctx.profile == Profile::Extended;
-        let loader = FileLoader::new(ctx, "windsurf", "Windsurf", FieldPolicy::WINDSURF);
+        let loader = FileLoader::new(ctx, "windsurf", "Windsurf", FIELD_POLICY);
         let mut out = LoadResult::default();
         let mut whole_files = Vec::new();
         if let Some(global) = ctx.in_home(".codeium/windsurf/memories/global_rules.md") {

@@ -32,8 +32,9 @@
 //!     type Item = String;
 //!     const ID: &'static str = "words";
 //!     fn key(item: &String) -> &str { item }
-//!     fn validate(item: &String) -> Result<(), String> {
-//!         if item.is_empty() { Err("empty".into()) } else { Ok(()) }
+//!     type Invalid = &'static str;
+//!     fn validate(item: &String) -> Result<(), &'static str> {
+//!         if item.is_empty() { Err("empty") } else { Ok(()) }
 //!     }
 //! }
 //!
@@ -76,12 +77,84 @@ pub trait Capability: 'static {
     const ID: &'static str;
     /// The identity of an item: dedup and precedence are by this key only.
     fn key(item: &Self::Item) -> &str;
-    /// Checks an item; `Err` carries the reason (`Rule must have content`).
-    fn validate(item: &Self::Item) -> Result<(), String>;
+    /// Why an item is invalid (its `Display` is the reason shown: `Rule must have content`).
+    type Invalid: std::fmt::Display;
+    /// Checks an item.
+    fn validate(item: &Self::Item) -> Result<(), Self::Invalid>;
     /// Where the item came from, for the `Invalid item at <path>` warning.
     fn location(item: &Self::Item) -> Option<&Path> {
         let _ = item;
         None
+    }
+    /// The file the item really is (links resolved), when known: with
+    /// [`Mechanisms::same_file_dedup`], a later item that is the same file as an earlier one
+    /// is marked [`Status::SameFile`].
+    fn real_path(item: &Self::Item) -> Option<&Path> {
+        let _ = item;
+        None
+    }
+}
+
+/// How loading behaves where the profiles differ, as mechanisms: the registry, the file
+/// loader and the providers read these, never the profile itself. The facade decides them
+/// once from the profile ([`Mechanisms::for_profile`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent switches, each named for the extension it turns on"
+)]
+pub struct Mechanisms {
+    /// Validate items before deduplication (Extended E8), so a valid lower-priority item
+    /// survives an invalid winner; else after, as the original does.
+    pub validate_before_dedup: bool,
+    /// Skip rule files larger than this (Extended E9); `None` reads any size.
+    pub size_cap: Option<u64>,
+    /// Refuse project-level files whose real path leaves the project (Extended E10).
+    pub project_boundary: bool,
+    /// On a YAML error, re-read the misread values as text (Extended E4); else the seeds'
+    /// line parser.
+    pub recover_misread_values: bool,
+    /// Append the operating system's reason to `Failed to read file: <path>`.
+    pub detailed_read_errors: bool,
+    /// A later item that is the same file as an earlier one (by real path) is shadowed by
+    /// it ("same file as …").
+    pub same_file_dedup: bool,
+}
+
+impl Mechanisms {
+    /// The original's behaviour (the Reference profile).
+    pub const REFERENCE: Self = Self {
+        validate_before_dedup: false,
+        size_cap: None,
+        project_boundary: false,
+        recover_misread_values: false,
+        detailed_read_errors: false,
+        same_file_dedup: false,
+    };
+
+    /// The Extended profile's (the default): E4, E8, E9 (1 MiB), E10, same-file dedup.
+    pub const EXTENDED: Self = Self {
+        validate_before_dedup: true,
+        size_cap: Some(DEFAULT_MAX_FILE_SIZE),
+        project_boundary: true,
+        recover_misread_values: true,
+        detailed_read_errors: true,
+        same_file_dedup: true,
+    };
+
+    /// The mechanisms of a profile.
+    pub fn for_profile(profile: Profile) -> Self {
+        match profile {
+            Profile::Reference => Self::REFERENCE,
+            Profile::Extended => Self::EXTENDED,
+        }
+    }
+}
+
+impl Default for Mechanisms {
+    fn default() -> Self {
+        Self::EXTENDED
     }
 }
 
@@ -96,35 +169,76 @@ pub struct LoadContext {
     pub home: PathBuf,
     /// The nearest ancestor of `cwd` (itself included) that holds `.git`, if any.
     pub repo_root: Option<PathBuf>,
-    /// The behaviour profile.
+    /// The project root (E11): the nearest ancestor of `cwd` (itself included) holding one
+    /// of the root markers (default `.git`), else `cwd`. Computed once, for every provider.
+    pub project_root: PathBuf,
+    /// The behaviour profile, for a provider's own choices (E1, E2). Loading mechanisms
+    /// are in [`LoadContext::mechanisms`].
     pub profile: Profile,
-    /// Extended E9: rule files larger than this are skipped with a warning (default
-    /// 1 MiB). Reference reads files of any size.
-    pub max_file_size: u64,
+    /// How loading behaves (see [`Mechanisms`]).
+    pub mechanisms: Mechanisms,
+    /// Options of individual providers: `(provider id, key) → value`.
+    pub provider_options: std::collections::BTreeMap<(String, String), String>,
 }
 
 impl LoadContext {
-    /// A context for `cwd` and `home` in the default profile; the repository root is found
-    /// by looking for `.git` upward from `cwd`.
+    /// A context for `cwd` and `home` in the default profile; the repository root and the
+    /// project root are found by looking for `.git` upward from `cwd`.
     pub fn new(cwd: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
         let cwd = cwd.into();
-        let repo_root = cwd
-            .ancestors()
-            .find(|dir| dir.join(".git").exists())
-            .map(Path::to_path_buf);
+        let repo_root = find_root(&cwd, &[".git"]);
         Self {
+            project_root: repo_root.clone().unwrap_or_else(|| cwd.clone()),
             cwd,
             home: home.into(),
             repo_root,
             profile: Profile::default(),
-            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            mechanisms: Mechanisms::default(),
+            provider_options: std::collections::BTreeMap::new(),
         }
     }
 
-    /// Sets the size cap of Extended E9.
+    /// Sets the size cap of Extended E9 (it applies where the mechanisms have a cap).
     #[must_use]
     pub fn max_file_size(mut self, bytes: u64) -> Self {
-        self.max_file_size = bytes;
+        if self.mechanisms.size_cap.is_some() {
+            self.mechanisms.size_cap = Some(bytes);
+        }
+        self
+    }
+
+    /// Finds the project root with other markers than `.git` (E11): the nearest ancestor
+    /// of `cwd` holding an entry of one of these names, else `cwd`.
+    #[must_use]
+    pub fn project_root_markers(mut self, markers: &[&str]) -> Self {
+        self.project_root = find_root(&self.cwd, markers).unwrap_or_else(|| self.cwd.clone());
+        self
+    }
+
+    /// Sets an option of one provider.
+    #[must_use]
+    pub fn provider_option(
+        mut self,
+        provider: impl Into<String>,
+        key: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.provider_options
+            .insert((provider.into(), key.into()), value.into());
+        self
+    }
+
+    /// An option of a provider, if set.
+    pub fn option(&self, provider: &str, key: &str) -> Option<&str> {
+        self.provider_options
+            .get(&(provider.to_owned(), key.to_owned()))
+            .map(String::as_str)
+    }
+
+    /// Sets the loading mechanisms.
+    #[must_use]
+    pub fn mechanisms(mut self, mechanisms: Mechanisms) -> Self {
+        self.mechanisms = mechanisms;
         self
     }
 
@@ -134,15 +248,17 @@ impl LoadContext {
         (!self.home.as_os_str().is_empty()).then(|| self.home.join(rel))
     }
 
-    /// The size cap in force: `Some` in Extended, `None` (no cap) in Reference.
+    /// The size cap in force (see [`Mechanisms::size_cap`]).
     pub fn size_cap(&self) -> Option<u64> {
-        (self.profile == Profile::Extended).then_some(self.max_file_size)
+        self.mechanisms.size_cap
     }
 
-    /// Sets the profile.
+    /// Sets the profile and its mechanisms ([`Mechanisms::for_profile`]); set other
+    /// mechanisms after this, with [`LoadContext::mechanisms`].
     #[must_use]
     pub fn profile(mut self, profile: Profile) -> Self {
         self.profile = profile;
+        self.mechanisms = Mechanisms::for_profile(profile);
         self
     }
 
@@ -152,6 +268,17 @@ impl LoadContext {
         self.repo_root = root;
         self
     }
+}
+
+/// The nearest ancestor of `dir` (itself included) holding an entry named one of `markers`.
+fn find_root(dir: &Path, markers: &[&str]) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| {
+            markers
+                .iter()
+                .any(|m| std::fs::symlink_metadata(d.join(m)).is_ok())
+        })
+        .map(Path::to_path_buf)
 }
 
 /// What a provider returns: items and the diagnostics of loading them.
@@ -194,6 +321,27 @@ pub trait Provider<C: Capability>: Send + Sync {
     fn priority(&self) -> i32;
     /// Loads the provider's items.
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<C::Item>, ProviderError>;
+    /// The keys its files may set, each with a one-line meaning: `rulebook check` reports
+    /// any other key as unknown, per provider. Empty (the default): no key is checked.
+    fn known_keys(&self) -> &[KnownKey] {
+        &[]
+    }
+}
+
+/// A key a provider reads in its files, and what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct KnownKey {
+    /// The key as written (`alwaysApply`).
+    pub key: &'static str,
+    /// What it does, in one line.
+    pub meaning: &'static str,
+}
+
+impl KnownKey {
+    /// A key and its meaning.
+    pub const fn new(key: &'static str, meaning: &'static str) -> Self {
+        Self { key, meaning }
+    }
 }
 
 /// Errors of configuring a registry.
@@ -220,6 +368,11 @@ pub enum Status {
     Invalid {
         /// The capability's reason.
         reason: String,
+    },
+    /// The same file (by real path) as an earlier active item, which stands for both.
+    SameFile {
+        /// Index of the earlier item in [`Loaded::all`].
+        by: usize,
     },
 }
 
@@ -254,10 +407,11 @@ impl<T> Loaded<T> {
         self.active.iter().map(|&i| &self.all[i].item)
     }
 
-    /// The entries that lost a key clash, with the entry that won.
+    /// The entries that lost a key clash, with the entry that won; and the entries that
+    /// are the same file as an earlier one, with it.
     pub fn shadowed(&self) -> impl Iterator<Item = (&Entry<T>, &Entry<T>)> + '_ {
         self.all.iter().filter_map(|e| match e.status {
-            Status::Shadowed { by } => Some((e, &self.all[by])),
+            Status::Shadowed { by } | Status::SameFile { by } => Some((e, &self.all[by])),
             _ => None,
         })
     }
@@ -284,6 +438,9 @@ pub struct ProviderInfo {
     pub priority: i32,
     /// Whether [`Registry::load`] will load it.
     pub enabled: bool,
+    /// The keys its files may set ([`Provider::known_keys`]).
+    #[serde(skip)]
+    pub known_keys: Vec<KnownKey>,
 }
 
 /// Providers of one capability, and how to load them.
@@ -399,6 +556,7 @@ impl<C: Capability> Registry<C> {
                 description: p.description().to_owned(),
                 priority: p.priority(),
                 enabled: self.is_enabled(p.id()),
+                known_keys: p.known_keys().to_vec(),
             })
             .collect()
     }
@@ -491,10 +649,10 @@ impl<C: Capability> Registry<C> {
             entry.status = Status::Invalid { reason };
         };
 
-        if ctx.profile == Profile::Extended {
+        if ctx.mechanisms.validate_before_dedup {
             for entry in &mut loaded.all {
                 if let Err(reason) = C::validate(&entry.item) {
-                    invalidate(entry, reason);
+                    invalidate(entry, reason.to_string());
                 }
             }
         }
@@ -512,13 +670,34 @@ impl<C: Capability> Registry<C> {
                 }
             }
         }
-        if ctx.profile == Profile::Reference {
+        if !ctx.mechanisms.validate_before_dedup {
             let mut winner_indices: Vec<usize> = winners.values().copied().collect();
             winner_indices.sort_unstable();
             for i in winner_indices {
                 if let Err(reason) = C::validate(&loaded.all[i].item) {
-                    invalidate(&mut loaded.all[i], reason);
+                    invalidate(&mut loaded.all[i], reason.to_string());
                 }
+            }
+        }
+        if ctx.mechanisms.same_file_dedup {
+            // The same file under two names (`CLAUDE.md -> AGENTS.md`): the first stands.
+            let mut files: HashMap<&Path, usize> = HashMap::new();
+            let mut same = Vec::new();
+            for (i, entry) in loaded.all.iter().enumerate() {
+                if entry.status != Status::Active {
+                    continue;
+                }
+                if let Some(real) = C::real_path(&entry.item) {
+                    match files.get(real) {
+                        Some(&first) => same.push((i, first)),
+                        None => {
+                            files.insert(real, i);
+                        }
+                    }
+                }
+            }
+            for (i, by) in same {
+                loaded.all[i].status = Status::SameFile { by };
             }
         }
         loaded.diagnostics.extend(invalid_diagnostics);

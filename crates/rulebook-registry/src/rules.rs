@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use rulebook_rule::{Rule, validate_rule};
+use rulebook_rule::{InvalidRule, Rule, validate_rule};
 
 use crate::Capability;
 
@@ -18,11 +18,17 @@ impl Capability for RuleCapability {
         &rule.name
     }
 
-    fn validate(rule: &Rule) -> Result<(), String> {
+    type Invalid = InvalidRule;
+
+    fn validate(rule: &Rule) -> Result<(), InvalidRule> {
         validate_rule(rule)
     }
 
     fn location(rule: &Rule) -> Option<&Path> {
         Some(&rule.path)
+    }
+
+    fn real_path(rule: &Rule) -> Option<&Path> {
+        rule.source.real_path.as_deref()
     }
 }

@@ -14,6 +14,7 @@ impl Capability for Pairs {
     fn key(item: &String) -> &str {
         item.split('=').next().unwrap_or("")
     }
+    type Invalid = String;
     fn validate(item: &String) -> Result<(), String> {
         if item.ends_with('=') {
             Err("Item must have a value".into())

@@ -277,16 +277,40 @@ impl Rule {
     }
 }
 
+/// Why a rule is invalid (behaviour.md §6); `Display` is the original's message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum InvalidRule {
+    /// The name is empty.
+    NoName,
+    /// The path is empty.
+    NoPath,
+    /// The content is empty.
+    NoContent,
+}
+
+impl std::fmt::Display for InvalidRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::NoName => "Rule must have a name",
+            Self::NoPath => "Rule must have a path",
+            Self::NoContent => "Rule must have content",
+        })
+    }
+}
+
+impl std::error::Error for InvalidRule {}
+
 /// Validates a rule as the registry does (behaviour.md §6): a name, a path, non-empty content.
-pub fn validate_rule(rule: &Rule) -> Result<(), String> {
+pub fn validate_rule(rule: &Rule) -> Result<(), InvalidRule> {
     if rule.name.is_empty() {
-        return Err("Rule must have a name".to_owned());
+        return Err(InvalidRule::NoName);
     }
     if rule.path.as_os_str().is_empty() {
-        return Err("Rule must have a path".to_owned());
+        return Err(InvalidRule::NoPath);
     }
     if rule.content.is_empty() {
-        return Err("Rule must have content".to_owned());
+        return Err(InvalidRule::NoContent);
     }
     Ok(())
 }

@@ -4,9 +4,17 @@
 
 use std::path::Path;
 
-use rulebook::stages::kit::coerce::FieldPolicy;
+use rulebook::stages::kit::coerce::{
+    AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+};
 use rulebook::stages::kit::{FileLoader, LoadContext, LoadResult, ProviderError, RuleCapability};
 use rulebook::{Level, Profile, Provider, Rule, RuleBucket, Rulebook};
+
+const POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::OnlyTrue,
+    GlobsPolicy::StringsOnly,
+);
 
 /// Reads `.zed/rules/*.md` at priority 60: above Cursor, below native.
 struct Zed;
@@ -25,7 +33,7 @@ impl Provider<RuleCapability> for Zed {
         60
     }
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new(ctx, "zed", "Zed", FieldPolicy::CURSOR);
+        let loader = FileLoader::new(ctx, "zed", "Zed", POLICY);
         let mut out = LoadResult::default();
         loader.load_dir(
             &ctx.cwd.join(".zed/rules"),

@@ -20,7 +20,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rulebook::stages::kit::coerce::{KNOWN_KEYS, key_line};
+use rulebook::stages::kit::coerce::key_line;
 use rulebook::stages::rule::FrontmatterOutcome;
 use rulebook::stages::ttsr::validate_condition;
 use rulebook::{Diagnostic, DiagnosticCode, Rule, RuleBucket, Severity};
@@ -329,10 +329,15 @@ fn lint(book: &rulebook::Rulebook) -> Vec<Diagnostic> {
             }
             findings.push(d);
         }
-        let windsurf = rule.source.provider == "windsurf";
+        // Each provider says which keys it reads; one that says nothing is not checked.
+        let known = book
+            .providers()
+            .iter()
+            .find(|p| p.id == rule.source.provider)
+            .map(|p| p.known_keys.as_slice())
+            .unwrap_or_default();
         for key in rule.frontmatter.keys() {
-            let known = KNOWN_KEYS.contains(&key.as_str()) || (windsurf && key == "trigger");
-            if !known {
+            if !known.is_empty() && !known.iter().any(|k| k.key == key) {
                 findings.push(finding(
                     DiagnosticCode::UnknownKey,
                     path,

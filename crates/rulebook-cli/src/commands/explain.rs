@@ -20,6 +20,10 @@ enum Fate<'a> {
     Shadowed {
         shadowed_by: JsonSource<'a>,
     },
+    #[serde(rename = "same-file")]
+    SameFile {
+        same_file_as: JsonSource<'a>,
+    },
     Invalid {
         reason: &'a str,
     },
@@ -108,6 +112,9 @@ fn fate(book: &Rulebook, index: usize) -> Fate<'_> {
         Status::Shadowed { by } => Fate::Shadowed {
             shadowed_by: JsonSource::new(&book.all()[*by].item),
         },
+        Status::SameFile { by } => Fate::SameFile {
+            same_file_as: JsonSource::new(&book.all()[*by].item),
+        },
         Status::Invalid { reason } => Fate::Invalid { reason },
         Status::Active => match book.entry_placement(index) {
             Some(p) => match p.bucket {
@@ -158,7 +165,7 @@ fn summary(book: &Rulebook) -> Summary {
     let mut s = Summary::default();
     for index in 0..book.all().len() {
         match fate(book, index) {
-            Fate::Shadowed { .. } => s.shadowed += 1,
+            Fate::Shadowed { .. } | Fate::SameFile { .. } => s.shadowed += 1,
             Fate::Invalid { .. } => s.invalid += 1,
             Fate::Unbucketed { .. } | Fate::Active => s.no_bucket += 1,
             Fate::Bucketed { bucket, .. } => match bucket {
@@ -186,6 +193,17 @@ fn fate_text(out: &Printer<'_>, index: usize) -> String {
                 "shadowed by {} ({})",
                 out.show(&winner.path),
                 escape(&winner.source.provider)
+            ))
+        }
+        Fate::SameFile { .. } => {
+            let Status::SameFile { by } = book.all()[index].status else {
+                return String::new();
+            };
+            let first = &book.all()[by].item;
+            out.dim(&format!(
+                "same file as {} ({}): its text is injected once",
+                out.show(&first.path),
+                escape(&first.source.provider)
             ))
         }
         Fate::Invalid { reason } => out.red(&format!("invalid: {}", out.message(reason))),
