@@ -196,9 +196,10 @@ fn globs(
     let value = map.get("globs")?;
     match value {
         Value::Null => None,
-        Value::String(s) => Some(match split_glob_strings {
-            false => vec![s.clone()],
-            true => split_globs(s),
+        Value::String(s) => Some(if split_glob_strings {
+            split_globs(s)
+        } else {
+            vec![s.clone()]
         }),
         Value::List(items) => {
             let mut out = Vec::with_capacity(items.len());
