@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use rulebook_rule::{Diagnostic, DiagnosticCode, Rule};
+use rulebook_rule::{Diagnostic, DiagnosticCode, GlobDialect, Rule};
 use serde::Serialize;
 
 /// One rule that applies to some of the given paths.
@@ -81,8 +81,27 @@ const SET_CHUNK: usize = 256;
 /// path is matched by looking up each of its own directory prefixes in a hash map: the
 /// cost of a path is one set match per directory level, whatever the number of globs, and
 /// 100,000 globs that differ only in their directory cost one compiled remainder.
+///
+/// Rules whose globs are relative to another root than the working directory
+/// ([`Rule::glob_root`]) are kept in an index of their own per root; a path is made
+/// relative to each root once.
 #[derive(Debug, Clone)]
 pub struct GlobIndex {
+    /// One index per glob root (`None`: the root paths are given against).
+    roots: Vec<RootIndex>,
+    /// For each distinct glob: every (rule index, glob index within the rule) that wrote it.
+    /// Rules share globs (`*.ts`) far more often than not.
+    owners: Vec<Vec<(usize, usize)>>,
+    /// For each distinct glob: whether it negates (`!pattern`, anchored dialect).
+    negated: Vec<bool>,
+    /// The rules' names and globs, as written.
+    rules: Vec<(String, Vec<String>)>,
+}
+
+/// The globs relative to one root.
+#[derive(Debug, Clone, Default)]
+struct RootIndex {
+    root: Option<PathBuf>,
     /// The distinct remainders, compiled, in chunks of at most [`SET_CHUNK`], each with the
     /// remainder id of each of its globs.
     sets: Vec<(GlobSet, Vec<usize>)>,
@@ -90,11 +109,14 @@ pub struct GlobIndex {
     prefixes: HashMap<String, Vec<(usize, usize)>>,
     /// Globs with no metacharacter at all: the exact path, and the glob slot.
     literals: HashMap<String, Vec<usize>>,
-    /// For each distinct glob: every (rule index, glob index within the rule) that wrote it.
-    /// Rules share globs (`*.ts`) far more often than not.
-    owners: Vec<Vec<(usize, usize)>>,
-    /// The rules' names and globs, as written.
-    rules: Vec<(String, Vec<String>)>,
+}
+
+/// A glob made ready for the index by its dialect.
+struct Prepared {
+    /// The pattern globset compiles (relative to the glob root).
+    full: String,
+    case_insensitive: bool,
+    negated: bool,
 }
 
 /// A glob split for the index.
@@ -105,29 +127,48 @@ enum Split {
     Prefixed(String, String),
 }
 
+/// A remainder to compile: its dedup key and the glob.
+type Remainder = (String, globset::Glob);
+
 impl GlobIndex {
-    /// Compiles the globs of `rules` (rules without globs are simply never applicable).
-    /// A glob that is too long, nested too deep, or does not compile is a warning naming
-    /// the rule, its file and the pattern; that glob never matches, and every other glob
-    /// (of that rule and of the others) still works.
+    /// Compiles the globs of `rules` (rules without globs are simply never applicable),
+    /// each by its [`GlobDialect`] and against its glob root. A glob that is too long,
+    /// nested too deep, or does not compile is a warning naming the rule, its file and the
+    /// pattern; that glob never matches, and every other glob (of that rule and of the
+    /// others) still works.
     pub fn new<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> (Self, Vec<Diagnostic>) {
         let mut owners: Vec<Vec<(usize, usize)>> = Vec::new();
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut negated = Vec::new();
+        // (root, dialect, pattern) → slot.
+        let mut seen: HashMap<(Option<PathBuf>, GlobDialect, String), usize> = HashMap::new();
         let mut names = Vec::new();
         let mut diagnostics = Vec::new();
-        let mut remainders: Vec<(String, globset::Glob)> = Vec::new();
-        let mut remainder_ids: HashMap<String, usize> = HashMap::new();
-        let mut prefixes: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
-        let mut literals: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut roots: Vec<RootIndex> = Vec::new();
+        let mut remainders: Vec<Vec<Remainder>> = Vec::new();
+        let mut remainder_ids: Vec<HashMap<String, usize>> = Vec::new();
         for (r, rule) in rules.into_iter().enumerate() {
             let globs = rule.globs.clone().unwrap_or_default();
+            let root_index = match roots.iter().position(|x| x.root == rule.glob_root) {
+                Some(i) => i,
+                None => {
+                    roots.push(RootIndex {
+                        root: rule.glob_root.clone(),
+                        ..RootIndex::default()
+                    });
+                    remainders.push(Vec::new());
+                    remainder_ids.push(HashMap::new());
+                    roots.len() - 1
+                }
+            };
             for (g, pattern) in globs.iter().enumerate() {
-                if let Some(&slot) = seen.get(pattern) {
+                let key = (rule.glob_root.clone(), rule.glob_dialect, pattern.clone());
+                if let Some(&slot) = seen.get(&key) {
                     owners[slot].push((r, g));
                     continue;
                 }
-                let split = check_bounds(pattern).and_then(|()| split(pattern));
-                let split = match split {
+                let prepared = check_bounds(pattern).map(|()| prepare(pattern, rule.glob_dialect));
+                let split = prepared.and_then(|p| split(&p).map(|s| (s, p)));
+                let (split, prepared) = match split {
                     Ok(split) => split,
                     Err(why) => {
                         diagnostics.push(invalid_glob(rule, pattern, &why));
@@ -135,47 +176,56 @@ impl GlobIndex {
                     }
                 };
                 let slot = owners.len();
+                let index = &mut roots[root_index];
                 match split {
-                    Split::Literal(path) => literals.entry(path).or_default().push(slot),
+                    Split::Literal(path) => index.literals.entry(path).or_default().push(slot),
                     Split::Prefixed(prefix, rest) => {
-                        let id = if let Some(&id) = remainder_ids.get(&rest) {
+                        let dedup = format!("{}{rest}", u8::from(prepared.case_insensitive));
+                        let ids = &mut remainder_ids[root_index];
+                        let id = if let Some(&id) = ids.get(&dedup) {
                             id
                         } else {
-                            let glob = match compile(&rest) {
+                            let glob = match compile(&rest, prepared.case_insensitive) {
                                 Ok(glob) => glob,
                                 Err(err) => {
                                     diagnostics.push(invalid_glob(rule, pattern, &err.to_string()));
                                     continue;
                                 }
                             };
-                            remainders.push((rest.clone(), glob));
-                            remainder_ids.insert(rest, remainders.len() - 1);
-                            remainders.len() - 1
+                            let list = &mut remainders[root_index];
+                            list.push((rest, glob));
+                            ids.insert(dedup, list.len() - 1);
+                            list.len() - 1
                         };
-                        prefixes.entry(prefix).or_default().push((id, slot));
+                        index.prefixes.entry(prefix).or_default().push((id, slot));
                     }
                 }
-                seen.insert(pattern.clone(), slot);
+                seen.insert(key, slot);
                 owners.push(vec![(r, g)]);
+                negated.push(prepared.negated);
             }
             names.push((rule.name.clone(), globs));
         }
         let mut index = Self {
-            sets: Vec::new(),
-            prefixes,
-            literals,
+            roots,
             owners,
+            negated,
             rules: names,
         };
-        index.sets = index.build_sets(&remainders, &mut diagnostics);
+        for (i, list) in remainders.iter().enumerate() {
+            let sets = index.build_sets(i, list, &mut diagnostics);
+            index.roots[i].sets = sets;
+        }
         (index, diagnostics)
     }
 
-    /// Compiles the remainders in chunks. A chunk that does not build together has its
-    /// globs built one by one, so the one at fault is named and only it is dropped.
+    /// Compiles the remainders of root `root` in chunks. A chunk that does not build
+    /// together has its globs built one by one, so the one at fault is named and only it is
+    /// dropped.
     fn build_sets(
-        &mut self,
-        remainders: &[(String, globset::Glob)],
+        &self,
+        root: usize,
+        remainders: &[Remainder],
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Vec<(GlobSet, Vec<usize>)> {
         let mut sets = Vec::new();
@@ -200,7 +250,13 @@ impl GlobIndex {
                         ids.push(first + offset);
                     }
                     Err(err) => {
-                        self.report_remainder(first + offset, rest, &err.to_string(), diagnostics);
+                        self.report_remainder(
+                            root,
+                            first + offset,
+                            rest,
+                            &err.to_string(),
+                            diagnostics,
+                        );
                     }
                 }
             }
@@ -211,9 +267,16 @@ impl GlobIndex {
         sets
     }
 
-    /// Warns about every glob whose remainder `id` failed to compile.
-    fn report_remainder(&self, id: usize, rest: &str, why: &str, out: &mut Vec<Diagnostic>) {
-        for (prefix, entries) in &self.prefixes {
+    /// Warns about every glob whose remainder `id` (of root `root`) failed to compile.
+    fn report_remainder(
+        &self,
+        root: usize,
+        id: usize,
+        rest: &str,
+        why: &str,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        for (prefix, entries) in &self.roots[root].prefixes {
             for &(remainder, slot) in entries {
                 if remainder != id {
                     continue;
@@ -232,9 +295,150 @@ impl GlobIndex {
         }
     }
 
-    /// The glob slots that match one normalized path, unordered, possibly repeated.
-    fn slots_into(&self, path: &str, out: &mut Vec<usize>, scratch: &mut Vec<usize>) {
+    /// The glob slots that match one path (given relative to `base`, or absolute),
+    /// unordered, possibly repeated.
+    fn slots_into(
+        &self,
+        base: &Path,
+        path: &Path,
+        out: &mut Vec<usize>,
+        scratch: &mut Vec<usize>,
+    ) -> bool {
         out.clear();
+        let mut inside = false;
+        for index in &self.roots {
+            let relative = match &index.root {
+                None => normalize(base, path),
+                Some(root) => {
+                    let absolute = if path.is_absolute() {
+                        path.to_path_buf()
+                    } else {
+                        base.join(path)
+                    };
+                    normalize(root, &absolute)
+                }
+            };
+            let Some(relative) = relative else {
+                continue;
+            };
+            inside = true;
+            index.slots_into(&relative, out, scratch);
+        }
+        inside
+    }
+
+    /// For each rule with a matching glob (and no matching negation): the first of its
+    /// positive globs that matched, in rule order.
+    fn rules_of(&self, slots: &[usize]) -> Vec<(usize, usize)> {
+        let mut best: Vec<(usize, usize)> = Vec::new();
+        let mut vetoed: Vec<usize> = Vec::new();
+        for &slot in slots {
+            for &(rule, glob) in &self.owners[slot] {
+                if self.negated[slot] {
+                    vetoed.push(rule);
+                    continue;
+                }
+                match best.iter_mut().find(|(r, _)| *r == rule) {
+                    Some(entry) => entry.1 = entry.1.min(glob),
+                    None => best.push((rule, glob)),
+                }
+            }
+        }
+        best.retain(|(rule, _)| !vetoed.contains(rule));
+        best.sort_unstable();
+        best
+    }
+
+    /// The rules whose globs match any of `paths` (relative to `root`, or absolute), in
+    /// rule order, each with the first of its globs that matched and the first path. Each
+    /// path is matched once per glob root; the cost per path is one set match per directory
+    /// level plus a few integer updates per rule that shares a matched glob.
+    pub fn applicable<I, P>(&self, root: impl AsRef<Path>, paths: I) -> Vec<Applicable>
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        let root = root.as_ref();
+        // Per rule: (first glob index that matched any path, index of the first path).
+        let mut hits: Vec<Option<(usize, usize)>> = vec![None; self.rules.len()];
+        let mut first_paths: Vec<String> = Vec::new();
+        let (mut scratch, mut slots) = (Vec::new(), Vec::new());
+        for path in paths {
+            let path = path.as_ref();
+            self.slots_into(root, path, &mut slots, &mut scratch);
+            if slots.is_empty() {
+                continue;
+            }
+            let path_index = first_paths.len();
+            let mut used = false;
+            for (rule, glob) in self.rules_of(&slots) {
+                match &mut hits[rule] {
+                    Some((g, _)) => *g = (*g).min(glob),
+                    slot @ None => {
+                        *slot = Some((glob, path_index));
+                        used = true;
+                    }
+                }
+            }
+            if used {
+                first_paths.push(
+                    normalize(root, path).unwrap_or_else(|| path.to_string_lossy().into_owned()),
+                );
+            }
+        }
+        hits.into_iter()
+            .enumerate()
+            .filter_map(|(rule, hit)| {
+                let (glob, path) = hit?;
+                let (name, globs) = &self.rules[rule];
+                Some(Applicable {
+                    rule,
+                    name: name.clone(),
+                    glob: globs[glob].clone(),
+                    path: first_paths[path].clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// The rules whose globs match one path, in rule order, each with the first of its
+    /// globs that matched. Empty for a path outside every glob root.
+    pub fn matches(&self, root: impl AsRef<Path>, path: impl AsRef<Path>) -> Vec<PathMatch> {
+        let (mut slots, mut scratch) = (Vec::new(), Vec::new());
+        self.slots_into(root.as_ref(), path.as_ref(), &mut slots, &mut scratch);
+        self.rules_of(&slots)
+            .into_iter()
+            .map(|(rule, glob)| {
+                let (name, globs) = &self.rules[rule];
+                PathMatch {
+                    rule,
+                    name: name.clone(),
+                    glob: globs[glob].clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// The normalized form of `path` the globs are matched against (relative to `root`,
+    /// `/` separators), or `None` when it lies outside `root`.
+    pub fn relative(root: impl AsRef<Path>, path: impl AsRef<Path>) -> Option<String> {
+        normalize(root.as_ref(), path.as_ref())
+    }
+
+    /// How many distinct globs compiled (those refused are not counted).
+    pub fn len(&self) -> usize {
+        self.owners.len()
+    }
+
+    /// Whether no glob compiled.
+    pub fn is_empty(&self) -> bool {
+        self.owners.is_empty()
+    }
+}
+
+impl RootIndex {
+    /// The glob slots that match one normalized path (relative to this root).
+    fn slots_into(&self, path: &str, out: &mut Vec<usize>, scratch: &mut Vec<usize>) {
         if let Some(slots) = self.literals.get(path) {
             out.extend_from_slice(slots);
         }
@@ -263,101 +467,62 @@ impl GlobIndex {
             }
         }
     }
+}
 
-    /// The rules whose globs match any of `paths` (relative to `root`, or absolute under
-    /// it), in rule order. Each path is matched once against the whole set; the cost per
-    /// path is one set match plus a few integer updates per rule that shares a matched glob.
-    pub fn applicable<I, P>(&self, root: impl AsRef<Path>, paths: I) -> Vec<Applicable>
-    where
-        I: IntoIterator<Item = P>,
-        P: AsRef<Path>,
-    {
-        let root = root.as_ref();
-        // Per rule: (first glob index that matched any path, index of the first path).
-        let mut hits: Vec<Option<(usize, usize)>> = vec![None; self.rules.len()];
-        let mut first_paths: Vec<String> = Vec::new();
-        let mut scratch = Vec::new();
-        let mut slots = Vec::new();
-        for path in paths {
-            let Some(relative) = normalize(root, path.as_ref()) else {
-                continue;
+/// A pattern as its dialect reads it, relative to the glob root.
+fn prepare(pattern: &str, dialect: GlobDialect) -> Prepared {
+    let trimmed = pattern.trim();
+    match dialect {
+        // Cursor: slashless patterns match at any depth; others are root-relative.
+        GlobDialect::Cursor => {
+            let anchored = trimmed
+                .strip_prefix("./")
+                .or_else(|| trimmed.strip_prefix('/'))
+                .unwrap_or(trimmed);
+            let full = if anchored.contains('/') {
+                anchored.to_owned()
+            } else {
+                format!("**/{anchored}")
             };
-            self.slots_into(&relative, &mut slots, &mut scratch);
-            if slots.is_empty() {
-                continue;
-            }
-            let path_index = first_paths.len();
-            let mut used = false;
-            for &(rule, glob) in slots.iter().flat_map(|&i| &self.owners[i]) {
-                match &mut hits[rule] {
-                    Some((g, _)) => *g = (*g).min(glob),
-                    slot @ None => {
-                        *slot = Some((glob, path_index));
-                        used = true;
-                    }
-                }
-            }
-            if used {
-                first_paths.push(relative);
+            Prepared {
+                full,
+                case_insensitive: false,
+                negated: false,
             }
         }
-        hits.into_iter()
-            .enumerate()
-            .filter_map(|(rule, hit)| {
-                let (glob, path) = hit?;
-                let (name, globs) = &self.rules[rule];
-                Some(Applicable {
-                    rule,
-                    name: name.clone(),
-                    glob: globs[glob].clone(),
-                    path: first_paths[path].clone(),
-                })
-            })
-            .collect()
-    }
-
-    /// The rules whose globs match one path, in rule order, each with the first of its
-    /// globs that matched. Empty for a path outside `root`.
-    pub fn matches(&self, root: impl AsRef<Path>, path: impl AsRef<Path>) -> Vec<PathMatch> {
-        let Some(relative) = normalize(root.as_ref(), path.as_ref()) else {
-            return Vec::new();
-        };
-        let mut best: Vec<(usize, usize)> = Vec::new();
-        let (mut slots, mut scratch) = (Vec::new(), Vec::new());
-        self.slots_into(&relative, &mut slots, &mut scratch);
-        for &(rule, glob) in slots.iter().flat_map(|&i| &self.owners[i]) {
-            match best.iter_mut().find(|(r, _)| *r == rule) {
-                Some(entry) => entry.1 = entry.1.min(glob),
-                None => best.push((rule, glob)),
+        // VS Code (`_matches`): `**/` prefixed unless the pattern starts with `/` or `**/`;
+        // case-insensitive.
+        GlobDialect::VsCode => {
+            let full = if let Some(rooted) = trimmed.strip_prefix('/') {
+                rooted.to_owned()
+            } else if trimmed.starts_with("**/") {
+                trimmed.to_owned()
+            } else {
+                format!("**/{trimmed}")
+            };
+            Prepared {
+                full,
+                case_insensitive: true,
+                negated: false,
             }
         }
-        best.sort_unstable();
-        best.into_iter()
-            .map(|(rule, glob)| {
-                let (name, globs) = &self.rules[rule];
-                PathMatch {
-                    rule,
-                    name: name.clone(),
-                    glob: globs[glob].clone(),
-                }
-            })
-            .collect()
-    }
-
-    /// The normalized form of `path` the globs are matched against (relative to `root`,
-    /// `/` separators), or `None` when it lies outside `root`.
-    pub fn relative(root: impl AsRef<Path>, path: impl AsRef<Path>) -> Option<String> {
-        normalize(root.as_ref(), path.as_ref())
-    }
-
-    /// How many distinct globs compiled (those refused are not counted).
-    pub fn len(&self) -> usize {
-        self.owners.len()
-    }
-
-    /// Whether no glob compiled.
-    pub fn is_empty(&self) -> bool {
-        self.owners.is_empty()
+        // Anchored at the root (Cline `paths`, Continue, Kiro); `!` negates.
+        GlobDialect::Anchored => {
+            let (negated, rest) = match trimmed.strip_prefix('!') {
+                Some(rest) => (true, rest.trim_start()),
+                None => (false, trimmed),
+            };
+            let full = rest
+                .strip_prefix("./")
+                .or_else(|| rest.strip_prefix('/'))
+                .unwrap_or(rest)
+                .to_owned();
+            Prepared {
+                full,
+                case_insensitive: false,
+                negated,
+            }
+        }
     }
 }
 
@@ -390,24 +555,19 @@ fn check_bounds(pattern: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Cursor's conventions (see the crate docs), then the split into a literal directory
-/// prefix and the rest.
-fn split(pattern: &str) -> Result<Split, String> {
-    let trimmed = pattern.trim();
-    let anchored = trimmed
-        .strip_prefix("./")
-        .or_else(|| trimmed.strip_prefix('/'))
-        .unwrap_or(trimmed);
-    let full = if anchored.contains('/') {
-        anchored.to_owned()
-    } else {
-        format!("**/{anchored}")
-    };
+/// The split of a prepared pattern into a literal directory prefix and the rest; a
+/// case-insensitive pattern is matched whole (its literal part is not a literal).
+fn split(prepared: &Prepared) -> Result<Split, String> {
+    let full = &prepared.full;
+    if prepared.case_insensitive {
+        compile(full, true).map_err(|e| e.to_string())?;
+        return Ok(Split::Prefixed(String::new(), full.clone()));
+    }
     let meta = full.find(['*', '?', '[', ']', '{', '}', '\\']);
     let Some(meta) = meta else {
         // Validate it all the same (an empty pattern, say), so errors stay the compiler's.
-        compile(&full).map_err(|e| e.to_string())?;
-        return Ok(Split::Literal(full));
+        compile(full, false).map_err(|e| e.to_string())?;
+        return Ok(Split::Literal(full.clone()));
     };
     let cut = full[..meta].rfind('/').map_or(0, |i| i + 1);
     Ok(Split::Prefixed(
@@ -416,10 +576,11 @@ fn split(pattern: &str) -> Result<Split, String> {
     ))
 }
 
-fn compile(pattern: &str) -> Result<globset::Glob, globset::Error> {
+fn compile(pattern: &str, case_insensitive: bool) -> Result<globset::Glob, globset::Error> {
     GlobBuilder::new(pattern)
         .literal_separator(true)
         .backslash_escape(true)
+        .case_insensitive(case_insensitive)
         .build()
 }
 

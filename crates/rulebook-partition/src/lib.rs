@@ -163,7 +163,10 @@ where
                 }
             }
         }
-        let bucket = if rule.always_apply == Some(true) {
+        let never = rule.activation == Some(Activation::Never);
+        let bucket = if never {
+            None
+        } else if rule.always_apply == Some(true) {
             Some(RuleBucket::AlwaysApply)
         } else if profile == Profile::Extended && rule.activation == Some(Activation::Manual) {
             Some(RuleBucket::Manual)
@@ -184,7 +187,18 @@ where
     out
 }
 
+/// Whether a rule may be attached to a prompt because a path matches its globs (E3): a
+/// rule listed in the rulebook or in no bucket, unless it never applies. TTSR, always-apply
+/// and manual rules are never attached.
+pub fn attachable(rule: &Rule, placement: &Placement) -> bool {
+    matches!(placement.bucket, None | Some(RuleBucket::Rulebook))
+        && rule.activation != Some(Activation::Never)
+}
+
 fn no_bucket_reason(rule: &Rule, profile: Profile, rejected: Option<&str>) -> String {
+    if rule.activation == Some(Activation::Never) {
+        return "it never applies: its provider turned it off (Cline `paths: []`, or excluded for this agent)".to_owned();
+    }
     let description = match rule.description.as_deref() {
         None => "no description",
         Some(_) => "an empty description",

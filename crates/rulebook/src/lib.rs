@@ -463,25 +463,24 @@ impl Rulebook {
         let placements = &self.partition.placements;
         let mut paths = paths.into_iter().peekable();
         // No paths, nothing to attach: do not build the glob index for nothing.
-        let attached: Vec<Attached<'_>> = if self.profile == Profile::Extended
-            && paths.peek().is_some()
-        {
-            self.applicable(paths)
-                .into_iter()
-                .filter(|a| matches!(placements[a.rule].bucket, None | Some(RuleBucket::Rulebook)))
-                .map(|a| {
-                    let rule = items[a.rule];
-                    let glob = rule
-                        .globs
-                        .as_deref()
-                        .and_then(|g| g.iter().find(|g| **g == a.glob))
-                        .map_or("", String::as_str);
-                    Attached { rule, glob }
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let attached: Vec<Attached<'_>> =
+            if self.profile == Profile::Extended && paths.peek().is_some() {
+                self.applicable(paths)
+                    .into_iter()
+                    .filter(|a| rulebook_partition::attachable(items[a.rule], &placements[a.rule]))
+                    .map(|a| {
+                        let rule = items[a.rule];
+                        let glob = rule
+                            .globs
+                            .as_deref()
+                            .and_then(|g| g.iter().find(|g| **g == a.glob))
+                            .map_or("", String::as_str);
+                        Attached { rule, glob }
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
         rulebook_prompt::render(&always, &attached, &rulebook, section)
     }
 

@@ -44,8 +44,9 @@ pub(crate) fn run(out: &mut Printer<'_>, paths: &[PathBuf]) -> ExitCode {
     let attached = applicable
         .iter()
         .filter(|a| {
-            book.placement(a.rule)
-                .is_some_and(|p| matches!(p.bucket, None | Some(RuleBucket::Rulebook)))
+            let rule = book.items().nth(a.rule);
+            rule.zip(book.placement(a.rule))
+                .is_some_and(|(rule, p)| rulebook::stages::partition::attachable(rule, p))
         })
         .map(|a| AttachedRule {
             name: &a.name,

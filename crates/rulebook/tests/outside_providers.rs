@@ -1,0 +1,272 @@
+//! The provider kit's extension points, proven by two providers defined outside the
+//! workspace's list, as an outside author would write them against `rulebook-kit` alone:
+//! - one of per-directory instruction files (an AGENTS.md-like format): raw bodies, rules
+//!   named `<dir key>:<stem>` so siblings never shadow each other, directory-scoped globs;
+//! - one of rules with `paths:` matched in the anchored dialect against the project root
+//!   (a `.claude/rules`-like format), which declares the keys it reads.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::Path;
+
+use rulebook::stages::kit::coerce::{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+};
+use rulebook::stages::kit::{
+    FileLoader, GlobDialect, KnownKey, Level, LoadContext, LoadResult, ProviderError,
+    RuleCapability, Value, dir_scoped_name, walk_rules_dir,
+};
+use rulebook::{Profile, Provider, Rule, RuleBucket, Rulebook, Status};
+
+const POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::StringsOnly,
+);
+
+/// `AGENTS.md` in the project root and every directory below it.
+struct Instructions;
+
+impl Provider<RuleCapability> for Instructions {
+    fn id(&self) -> &'static str {
+        "instructions"
+    }
+    fn display_name(&self) -> &'static str {
+        "Instructions"
+    }
+    fn description(&self) -> &'static str {
+        "AGENTS.md in every directory"
+    }
+    fn priority(&self) -> i32 {
+        60
+    }
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let loader = FileLoader::new(ctx, "instructions", "Instructions", POLICY).raw(true);
+        let mut out = LoadResult::default();
+        let root = ctx.project_root.clone();
+        for path in walk_rules_dir(&root, &["md"]).files {
+            if path.file_name().is_none_or(|n| n != "AGENTS.md") {
+                continue;
+            }
+            let dir = path.parent().unwrap();
+            let name = dir_scoped_name(dir, "AGENTS", &root, &ctx.home);
+            let Some(i) = loader.load_file(&path, &name, Level::Project, Some(&root), &mut out)
+            else {
+                continue;
+            };
+            let rule = &mut out.items[i];
+            if dir == root {
+                rule.always_apply = Some(true);
+            } else {
+                // Directory-scoped: applies under its directory.
+                let rel = dir.strip_prefix(&root).unwrap().to_string_lossy();
+                rule.globs = Some(vec![format!("{rel}/**")]);
+                rule.glob_root = Some(root.clone());
+                rule.description = Some(format!("Instructions for folder '{rel}'"));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `.claude/rules/*.md` at the project root; `paths:` are anchored at the root.
+struct PathRules;
+
+const PATH_RULE_KEYS: &[KnownKey] = &[
+    COMMON_KEYS[0],
+    KnownKey::new(
+        "paths",
+        "files the rule applies to, anchored at the project root",
+    ),
+];
+
+impl Provider<RuleCapability> for PathRules {
+    fn id(&self) -> &'static str {
+        "path-rules"
+    }
+    fn display_name(&self) -> &'static str {
+        "Path rules"
+    }
+    fn description(&self) -> &'static str {
+        ".claude/rules/*.md with paths:"
+    }
+    fn priority(&self) -> i32 {
+        65
+    }
+    fn known_keys(&self) -> &[KnownKey] {
+        PATH_RULE_KEYS
+    }
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let loader = FileLoader::new(ctx, "path-rules", "Path rules", POLICY);
+        let mut out = LoadResult::default();
+        let dir = ctx.project_root.join(".claude/rules");
+        loader.load_dir(
+            &dir,
+            &["md"],
+            Level::Project,
+            Some(&ctx.project_root),
+            &mut out,
+        );
+        for rule in &mut out.items {
+            match rule.frontmatter.get("paths") {
+                Some(Value::List(items)) => {
+                    rule.globs = Some(
+                        items
+                            .iter()
+                            .filter_map(|v| v.as_str().map(str::to_owned))
+                            .collect(),
+                    );
+                    rule.glob_dialect = GlobDialect::Anchored;
+                    rule.glob_root = Some(ctx.project_root.clone());
+                }
+                _ => rule.always_apply = Some(true),
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn discover(cwd: &Path, home: &Path) -> Rulebook {
+    let mut registry = rulebook::Options::new().registry();
+    registry.register(Instructions).unwrap();
+    registry.register(PathRules).unwrap();
+    Rulebook::discover_with(cwd, Some(home.to_path_buf()), Profile::Extended, &registry)
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    write(
+        &root,
+        "AGENTS.md",
+        "---\nnot: frontmatter\n---\nRoot instructions.\n",
+    );
+    write(&root, "frontend/AGENTS.md", "Frontend instructions.\n");
+    write(&root, "backend/AGENTS.md", "Backend instructions.\n");
+    write(
+        &root,
+        ".claude/rules/style.md",
+        "---\ndescription: TS style\npaths:\n  - \"pkg/src/*.ts\"\n  - \"!pkg/src/gen.ts\"\n---\nStyle.\n",
+    );
+    write(
+        &root,
+        ".claude/rules/docs.md",
+        "---\ndescription: Root docs\npaths: [\"*.md\"]\n---\nDocs.\n",
+    );
+    dir
+}
+
+#[test]
+fn per_directory_files_are_named_by_directory_and_never_shadow_each_other() {
+    let dir = project();
+    let root = dir.path().join("repo");
+    let book = discover(&root, &dir.path().join("home"));
+    let names: Vec<&str> = book
+        .items()
+        .filter(|r| r.source.provider == "instructions")
+        .map(|r| r.name.as_str())
+        .collect();
+    assert_eq!(names, ["AGENTS", "backend:AGENTS", "frontend:AGENTS"]);
+    assert_eq!(book.shadowed().count(), 0);
+    // Raw bodies: a leading `---` block is content.
+    let root_rule = book.items().find(|r| r.name == "AGENTS").unwrap();
+    assert!(root_rule.content.starts_with("---\nnot: frontmatter"));
+    assert!(root_rule.frontmatter.is_empty());
+    // `rule://` round-trips the names; completion offers them.
+    let resource = book.resolve("rule://frontend:AGENTS").unwrap();
+    assert_eq!(resource.content, "Frontend instructions.\n");
+    assert!(
+        book.complete("rule://back")
+            .iter()
+            .any(|c| c.url == "rule://backend:AGENTS")
+    );
+    // Directory scope: a file under frontend/ gets frontend's instructions only.
+    let hits: Vec<String> = book
+        .matches("frontend/app.tsx")
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(hits, ["frontend:AGENTS"]);
+}
+
+#[test]
+fn anchored_paths_match_from_the_project_root_whatever_the_working_directory() {
+    let dir = project();
+    let root = dir.path().join("repo");
+    std::fs::create_dir_all(root.join("pkg/src")).unwrap();
+    let names = |book: &Rulebook, path: &str| -> Vec<String> {
+        book.matches(path).into_iter().map(|m| m.name).collect()
+    };
+    // From the root.
+    let book = discover(&root, &dir.path().join("home"));
+    assert!(names(&book, "pkg/src/a.ts").contains(&"style".to_owned()));
+    // Negation: `!pkg/src/gen.ts` vetoes the rule for that file.
+    assert!(!names(&book, "pkg/src/gen.ts").contains(&"style".to_owned()));
+    // Anchored: a slashless pattern is the root only.
+    assert!(names(&book, "README.md").contains(&"docs".to_owned()));
+    assert!(!names(&book, "pkg/README.md").contains(&"docs".to_owned()));
+    // From a subdirectory, paths given relative to it are made relative to the root.
+    let book = discover(&root.join("pkg"), &dir.path().join("home"));
+    assert!(names(&book, "src/a.ts").contains(&"style".to_owned()));
+    assert!(!names(&book, "src/gen.ts").contains(&"style".to_owned()));
+    // The keys the provider declares are known to it.
+    let info = book
+        .providers()
+        .iter()
+        .find(|p| p.id == "path-rules")
+        .unwrap();
+    assert!(info.known_keys.iter().any(|k| k.key == "paths"));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_same_file_under_two_names_is_one_rule() {
+    let dir = project();
+    let root = dir.path().join("repo");
+    // A link to the root's file (as `CLAUDE.md -> AGENTS.md` is common): one file, one rule.
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    std::os::unix::fs::symlink(root.join("AGENTS.md"), root.join("docs/AGENTS.md")).unwrap();
+    let book = discover(&root, &dir.path().join("home"));
+    let same: Vec<(&str, &str)> = book
+        .all()
+        .iter()
+        .filter_map(|e| match e.status {
+            Status::SameFile { by } => {
+                Some((e.item.name.as_str(), book.all()[by].item.name.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(same, [("docs:AGENTS", "AGENTS")]);
+    let always = book.bucket(RuleBucket::AlwaysApply);
+    assert_eq!(
+        always
+            .iter()
+            .filter(|r| r.content.contains("Root instructions."))
+            .count(),
+        1
+    );
+    // Reference keeps both (the original has no notion of a real path).
+    let mut registry = rulebook::Options::new().registry();
+    registry.register(Instructions).unwrap();
+    let reference = Rulebook::discover_with(
+        &root,
+        Some(dir.path().join("home")),
+        Profile::Reference,
+        &registry,
+    );
+    assert!(
+        reference
+            .all()
+            .iter()
+            .all(|e| !matches!(e.status, Status::SameFile { .. }))
+    );
+    assert!(reference.items().any(|r| r.name == "docs:AGENTS"));
+}
