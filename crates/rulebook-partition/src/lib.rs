@@ -96,6 +96,28 @@ pub struct Partition {
 }
 
 impl Partition {
+    /// The positions of the rules `rule://` resolves, in resolution order (behaviour.md
+    /// §9): the rulebook, then always-apply rules; with `every_loaded_rule` (Extended E5
+    /// and after), then TTSR and manual rules, then the rules in no bucket, so an agent
+    /// told a rule exists (a glob-only rule attached to a path) can read it.
+    pub fn resolvable(&self, every_loaded_rule: bool) -> Vec<usize> {
+        let mut buckets = vec![RuleBucket::Rulebook, RuleBucket::AlwaysApply];
+        if every_loaded_rule {
+            buckets.extend([RuleBucket::Ttsr, RuleBucket::Manual]);
+        }
+        let mut positions: Vec<usize> = buckets.into_iter().flat_map(|b| self.indices(b)).collect();
+        if every_loaded_rule {
+            positions.extend(
+                self.placements
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.bucket.is_none())
+                    .map(|(i, _)| i),
+            );
+        }
+        positions
+    }
+
     /// Indices (into the input) of the rules in `bucket`, in input order.
     pub fn indices(&self, bucket: RuleBucket) -> impl Iterator<Item = usize> + '_ {
         self.placements

@@ -123,6 +123,53 @@ impl ProtocolError {
     }
 }
 
+/// The names `rule://` resolves, indexed once: resolution in constant time, the first rule
+/// of a name (in the order given) winning.
+#[derive(Debug, Clone, Default)]
+pub struct UrlIndex {
+    /// Name → position in the rules given to [`UrlIndex::new`].
+    by_name: std::collections::HashMap<String, usize>,
+    /// Every name, in order, each once (for `Available:`).
+    names: Vec<String>,
+}
+
+impl UrlIndex {
+    /// Indexes `rules`, in resolution order.
+    pub fn new<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> Self {
+        let mut index = Self::default();
+        for (i, rule) in rules.into_iter().enumerate() {
+            if !index.by_name.contains_key(&rule.name) {
+                index.by_name.insert(rule.name.clone(), i);
+                index.names.push(rule.name.clone());
+            }
+        }
+        index
+    }
+
+    /// The position (in the rules given to [`UrlIndex::new`]) `url` resolves to, or the
+    /// exact error (behaviour.md §9).
+    pub fn position(&self, url: &str) -> Result<usize, ProtocolError> {
+        let parsed = RuleUrl::parse(url)?;
+        match self.by_name.get(&parsed.name) {
+            Some(&i) => Ok(i),
+            None => Err(ProtocolError::UnknownRule {
+                name: parsed.name,
+                available: self.names.clone(),
+            }),
+        }
+    }
+
+    /// How many names resolve.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether no name resolves.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
 impl RuleUrl {
     /// Parses `rule://<name>[/…][?…][#…]`.
     pub fn parse(url: &str) -> Result<Self, ProtocolError> {

@@ -8,16 +8,44 @@
 //! manual, or in none, with the reason. Nothing here prints: every problem is a
 //! [`Diagnostic`] in [`Rulebook::diagnostics`].
 //!
-//! ```no_run
-//! use rulebook::{Options, Rulebook, RuleBucket};
+//! ```
+//! use rulebook::{Options, RuleBucket, Rulebook};
 //!
-//! let book = Rulebook::discover("/path/to/project", None, &Options::default());
-//! for rule in book.bucket(RuleBucket::Rulebook) {
-//!     println!("{}: {}", rule.name, rule.description.as_deref().unwrap_or(""));
-//! }
+//! # let dir = tempfile::tempdir()?;
+//! # let project = dir.path();
+//! # let write = |rel: &str, text: &str| -> std::io::Result<()> {
+//! #     std::fs::create_dir_all(project.join(rel).parent().unwrap())?;
+//! #     std::fs::write(project.join(rel), text)
+//! # };
+//! write(".cursor/rules/ts.mdc", "---\ndescription: TypeScript style\nglobs: \"*.ts\"\n---\nUse strict mode.")?;
+//! write(".cursor/rules/always.mdc", "---\nalwaysApply: true\n---\nAnswer in English.")?;
+//! write(".xcsh/rules/no-log.md", "---\ncondition: \"console\\\\.log\"\n---\nUse the logger.")?;
+//!
+//! // Discover (`None`: the user's home directory; a path of your own here for tests).
+//! let book = Rulebook::discover(project, Some(project.join("home")), &Options::default());
+//! let listed: Vec<&str> = book.bucket(RuleBucket::Rulebook).iter().map(|r| r.name.as_str()).collect();
+//! assert_eq!(listed, ["ts"]);
+//!
+//! // The system-prompt text: always-apply contents, then the rules section.
+//! let prompt = book.system_prompt_section();
+//! assert!(prompt.contains("Answer in English.") && prompt.contains("<rule name=\"ts\">"));
+//! // With the files in play, rules whose globs match are attached in full (Extended E3).
+//! assert!(book.system_prompt_section_for(["src/app.ts"]).contains("Use strict mode."));
+//!
+//! // `rule://` serves the bodies.
+//! assert_eq!(book.resolve("rule://ts")?.content, "Use strict mode.");
+//!
+//! // TTSR: feed the model's output as it streams; a rule fires once its condition matches.
+//! let mut book = book;
+//! assert!(book.ttsr_mut().feed("let x = 1; console.").is_empty());
+//! let fired = book.ttsr_mut().feed("log(x)");
+//! assert_eq!(fired[0].name, "no-log");
+//!
+//! // Nothing here prints: every problem is a diagnostic.
 //! for warning in book.diagnostics() {
 //!     eprintln!("warning: {warning}");
 //! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Profiles
@@ -45,17 +73,20 @@ use std::sync::OnceLock;
 
 use rulebook_match::GlobIndex;
 use rulebook_partition::{Partition, Rejection, partition};
-use rulebook_registry::{Entry, Loaded, Registry, RuleCapability};
-use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
+use rulebook_registry::{Loaded, Registry, RuleCapability};
+use rulebook_ttsr::RegisterError;
 
 pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
-pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl};
-pub use rulebook_registry::{LoadContext, Provider, ProviderInfo, Status};
+pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl, UrlIndex};
+pub use rulebook_registry::{
+    Entry, KnownKey, LoadContext, Mechanisms, Provider, ProviderInfo, Status,
+};
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, SourceMeta,
 };
+pub use rulebook_ttsr::{Fired, RepeatPolicy, TtsrManager, TtsrRule};
 
 /// The default providers, for callers that build their own [`Registry`].
 pub mod providers {
@@ -85,8 +116,38 @@ pub mod stages {
 /// The registry type for rules.
 pub type RuleRegistry = Registry<RuleCapability>;
 
+/// A provider shared by clones of [`Options`].
+type SharedProvider = std::sync::Arc<dyn Provider<RuleCapability>>;
+
+/// Forwards to a shared provider, so [`Options`] stays `Clone`.
+struct Shared(SharedProvider);
+
+impl Provider<RuleCapability> for Shared {
+    fn id(&self) -> &str {
+        self.0.id()
+    }
+    fn display_name(&self) -> &str {
+        self.0.display_name()
+    }
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+    fn priority(&self) -> i32 {
+        self.0.priority()
+    }
+    fn known_keys(&self) -> &[rulebook_registry::KnownKey] {
+        self.0.known_keys()
+    }
+    fn load(
+        &self,
+        ctx: &LoadContext,
+    ) -> Result<rulebook_registry::LoadResult<Rule>, rulebook_registry::ProviderError> {
+        self.0.load(ctx)
+    }
+}
+
 /// How [`Rulebook::discover`] runs.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Options {
     profile: Profile,
     allow: Option<Vec<String>>,
@@ -95,6 +156,48 @@ pub struct Options {
     native: rulebook_provider_native::NativeConfig,
     sequential: bool,
     max_file_size: Option<u64>,
+    extra: Vec<SharedProvider>,
+    root_markers: Option<Vec<String>>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("profile", &self.profile)
+            .field("allow", &self.allow)
+            .field("deny", &self.deny)
+            .field("sequential", &self.sequential)
+            .field("max_file_size", &self.max_file_size)
+            .field(
+                "extra",
+                &self
+                    .extra
+                    .iter()
+                    .map(|p| p.id().to_owned())
+                    .collect::<Vec<_>>(),
+            )
+            .field("root_markers", &self.root_markers)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default providers: one line each, each behind its cargo feature. Adding a provider
+/// to the defaults is its crate, one line here and a feature (`cargo xtask new-provider`
+/// writes all three).
+fn default_providers(options: &Options) -> Vec<Box<dyn Provider<RuleCapability>>> {
+    let _ = options;
+    vec![
+        #[cfg(feature = "native")]
+        Box::new(rulebook_provider_native::NativeProvider::new(
+            options.native.clone(),
+        )),
+        #[cfg(feature = "cursor")]
+        Box::new(rulebook_provider_cursor::CursorProvider),
+        #[cfg(feature = "windsurf")]
+        Box::new(rulebook_provider_windsurf::WindsurfProvider),
+        #[cfg(feature = "cline")]
+        Box::new(rulebook_provider_cline::ClineProvider),
+    ]
 }
 
 impl Options {
@@ -139,6 +242,24 @@ impl Options {
         self
     }
 
+    /// Adds a provider of your own to the defaults (it takes its place by priority).
+    #[must_use]
+    pub fn provider(mut self, provider: impl Provider<RuleCapability> + 'static) -> Self {
+        self.extra.push(std::sync::Arc::new(provider));
+        self
+    }
+
+    /// E11: the names that mark the project root (default `.git`): the nearest ancestor of
+    /// the working directory holding one of them, else the working directory.
+    #[must_use]
+    pub fn project_root_markers<I: IntoIterator<Item = S>, S: Into<String>>(
+        mut self,
+        markers: I,
+    ) -> Self {
+        self.root_markers = Some(markers.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// Loads providers one after the other instead of in parallel.
     #[must_use]
     pub fn sequential(mut self, yes: bool) -> Self {
@@ -151,22 +272,34 @@ impl Options {
     /// registered; build the registry yourself to see that error.)
     pub fn registry(&self) -> RuleRegistry {
         let mut registry = RuleRegistry::new();
-        #[cfg(feature = "native")]
-        let _ = registry.register(rulebook_provider_native::NativeProvider::new(
-            self.native.clone(),
-        ));
-        #[cfg(feature = "cursor")]
-        let _ = registry.register(rulebook_provider_cursor::CursorProvider);
-        #[cfg(feature = "windsurf")]
-        let _ = registry.register(rulebook_provider_windsurf::WindsurfProvider);
-        #[cfg(feature = "cline")]
-        let _ = registry.register(rulebook_provider_cline::ClineProvider);
+        for provider in default_providers(self) {
+            let _ = registry.register_boxed(provider);
+        }
+        for provider in &self.extra {
+            let _ = registry.register(Shared(provider.clone()));
+        }
         if let Some(allow) = &self.allow {
             registry.allow(allow.iter().cloned());
         }
         registry.deny(self.deny.iter().cloned());
         registry.parallel(!self.sequential);
         registry
+    }
+
+    /// The load context for a working directory and home under these options: the profile
+    /// decides the mechanisms here, once ([`Mechanisms::for_profile`]).
+    pub fn load_context(&self, cwd: &Path, home: &Path) -> LoadContext {
+        let mut ctx = LoadContext::new(cwd, home)
+            .profile(self.profile)
+            .mechanisms(Mechanisms::for_profile(self.profile));
+        if let Some(bytes) = self.max_file_size {
+            ctx = ctx.max_file_size(bytes);
+        }
+        if let Some(markers) = &self.root_markers {
+            let markers: Vec<&str> = markers.iter().map(String::as_str).collect();
+            ctx = ctx.project_root_markers(&markers);
+        }
+        ctx
     }
 }
 
@@ -182,33 +315,27 @@ pub struct Rulebook {
     diagnostics: Vec<Diagnostic>,
     providers: Vec<ProviderInfo>,
     globs: OnceLock<(GlobIndex, Vec<Diagnostic>)>,
-    /// Name → position in `items` of the rule `rule://<name>` resolves to.
-    urls: OnceLock<std::collections::HashMap<String, usize>>,
+    /// The resolvable positions in `items`, and the `rule://` index over them.
+    urls: OnceLock<(Vec<usize>, UrlIndex)>,
 }
 
 impl Rulebook {
-    /// Discovers the rules for `cwd`, with `home` (default: the user's home directory).
-    /// Never fails: unreadable sources are diagnostics.
-    pub fn discover(cwd: impl AsRef<Path>, home: Option<PathBuf>, options: &Options) -> Self {
-        let registry = options.registry();
-        let (cwd, home, checks) = directories(cwd.as_ref(), home);
-        let mut ctx = LoadContext::new(&cwd, &home).profile(options.profile);
-        if let Some(bytes) = options.max_file_size {
-            ctx = ctx.max_file_size(bytes);
-        }
-        Self::discover_in(ctx, &registry).with_leading_diagnostics(checks)
-    }
-
-    /// Discovers with a registry of your own (extra providers, other capabilities' crates).
-    pub fn discover_with(
+    /// Discovers the rules for `cwd`, with `home` (`None`: the user's home directory),
+    /// under `options` (profile, providers, limits). Never fails: an unreadable source, a
+    /// working directory or home that does not exist, are diagnostics.
+    ///
+    /// This is the one entry point; [`Rulebook::discover_in`] is the lower level for a
+    /// registry and load context built by hand.
+    pub fn discover(
         cwd: impl AsRef<Path>,
-        home: Option<PathBuf>,
-        profile: Profile,
-        registry: &RuleRegistry,
+        home: Option<impl AsRef<Path>>,
+        options: &Options,
     ) -> Self {
+        let registry = options.registry();
+        let home = home.map(|h| h.as_ref().to_path_buf());
         let (cwd, home, checks) = directories(cwd.as_ref(), home);
-        Self::discover_in(LoadContext::new(&cwd, &home).profile(profile), registry)
-            .with_leading_diagnostics(checks)
+        let ctx = options.load_context(&cwd, &home);
+        Self::discover_in(ctx, &registry).with_leading_diagnostics(checks)
     }
 
     /// Puts `diagnostics` (about the directories discovery was given) before the others.
@@ -348,27 +475,7 @@ impl Rulebook {
     }
 
     fn resolvable_positions(&self) -> Vec<usize> {
-        let mut buckets = vec![RuleBucket::Rulebook, RuleBucket::AlwaysApply];
-        if self.profile == Profile::Extended {
-            buckets.extend([RuleBucket::Ttsr, RuleBucket::Manual]);
-        }
-        let mut positions: Vec<usize> = buckets
-            .into_iter()
-            .flat_map(|b| self.partition.indices(b))
-            .collect();
-        if self.profile == Profile::Extended {
-            // An agent told a rule exists (a glob-only rule attached to a path, say) must be
-            // able to read it: every loaded rule that is not shadowed or invalid.
-            positions.extend(
-                self.partition
-                    .placements
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| p.bucket.is_none())
-                    .map(|(i, _)| i),
-            );
-        }
-        positions
+        self.partition.resolvable(self.profile == Profile::Extended)
     }
 
     /// The active rule at `position` in [`Rulebook::items`].
@@ -379,21 +486,15 @@ impl Rulebook {
     /// Resolves a `rule://<name>` URL (behaviour.md §9): exact name, first in resolution order
     /// ([`Rulebook::resolvable`]). Constant time after the first call.
     pub fn resolve(&self, url: &str) -> Result<Resource, ProtocolError> {
-        let parsed = RuleUrl::parse(url)?;
-        let urls = self.urls.get_or_init(|| {
-            let mut map = std::collections::HashMap::new();
-            for i in self.resolvable_positions() {
-                map.entry(self.item(i).name.clone()).or_insert(i);
-            }
-            map
+        let positions = self.urls.get_or_init(|| {
+            let positions = self.resolvable_positions();
+            let index = UrlIndex::new(positions.iter().map(|&i| self.item(i)));
+            (positions, index)
         });
-        match urls.get(&parsed.name) {
-            Some(&i) => Ok(Resource::from_rule(self.item(i))),
-            None => Err(ProtocolError::unknown(
-                parsed.name,
-                self.resolvable().into_iter().map(|r| r.name.as_str()),
-            )),
-        }
+        let (positions, index) = positions;
+        index
+            .position(url)
+            .map(|i| Resource::from_rule(self.item(positions[i])))
     }
 
     /// Extended E6: completions for a name prefix (with or without `rule://`) among the

@@ -8,7 +8,7 @@ use rulebook::stages::kit::coerce::{
     AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
 use rulebook::stages::kit::{FileLoader, LoadContext, LoadResult, ProviderError, RuleCapability};
-use rulebook::{Level, Profile, Provider, Rule, RuleBucket, Rulebook};
+use rulebook::{Level, Provider, Rule, RuleBucket, Rulebook};
 
 const POLICY: FieldPolicy = FieldPolicy::new(
     DescriptionPolicy::StringOnly,
@@ -62,13 +62,10 @@ fn a_new_provider_takes_its_place_by_priority() {
         ".cursor/rules/style.mdc",
         "---\ndescription: cursor style\n---\nCursor.",
     );
-    let mut registry = rulebook::Options::new().registry();
-    registry.register(Zed).unwrap();
-    let book = Rulebook::discover_with(
+    let book = Rulebook::discover(
         dir.path(),
         Some(dir.path().join("home")),
-        Profile::Extended,
-        &registry,
+        &rulebook::Options::new().provider(Zed),
     );
     let rulebook: Vec<(&str, &str)> = book
         .bucket(RuleBucket::Rulebook)

@@ -132,10 +132,10 @@ fn write(root: &Path, rel: &str, text: &str) {
 }
 
 fn discover(cwd: &Path, home: &Path) -> Rulebook {
-    let mut registry = rulebook::Options::new().registry();
-    registry.register(Instructions).unwrap();
-    registry.register(PathRules).unwrap();
-    Rulebook::discover_with(cwd, Some(home.to_path_buf()), Profile::Extended, &registry)
+    let options = rulebook::Options::new()
+        .provider(Instructions)
+        .provider(PathRules);
+    Rulebook::discover(cwd, Some(home), &options)
 }
 
 fn project() -> tempfile::TempDir {
@@ -254,14 +254,10 @@ fn the_same_file_under_two_names_is_one_rule() {
         1
     );
     // Reference keeps both (the original has no notion of a real path).
-    let mut registry = rulebook::Options::new().registry();
-    registry.register(Instructions).unwrap();
-    let reference = Rulebook::discover_with(
-        &root,
-        Some(dir.path().join("home")),
-        Profile::Reference,
-        &registry,
-    );
+    let options = rulebook::Options::new()
+        .profile(Profile::Reference)
+        .provider(Instructions);
+    let reference = Rulebook::discover(&root, Some(dir.path().join("home")), &options);
     assert!(
         reference
             .all()
