@@ -586,3 +586,10 @@ fn long_values_are_cut_in_messages() {
         assert!(text.contains("more characters"), "{args:?}: {text}");
     }
 }
+
+cli_snapshot!(list_only_cursor, ["list", "--providers", "cursor"]);
+cli_snapshot!(
+    list_without_native,
+    ["list", "--no-provider", "native,cline"]
+);
+cli_snapshot!(unknown_provider, ["list", "--providers", "nope"]);

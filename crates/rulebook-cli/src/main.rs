@@ -2,7 +2,8 @@
 //!
 //! Commands: `list`, `explain [NAME]`, `prompt [--paths P...]`, `read rule://NAME`,
 //! `check`, `match PATH...`, `complete [PREFIX]`, `completions SHELL`. Every command takes
-//! `-C/--cwd`, `--home`, `--profile`, `--json` and `--color`. Exit codes: 0 on success, 1 on
+//! `-C/--cwd`, `--home`, `--profile`, `--json`, `--color`, and `--providers` /
+//! `--no-provider` (the provider ids come from the registry, not from a list here). Exit codes: 0 on success, 1 on
 //! a failed lookup, a failed check or a failed write, 2 on a usage error. Colour is used
 //! with `--color always`, or (`auto`) when standard output is a terminal and `NO_COLOR` is
 //! unset or empty, or when `CLICOLOR_FORCE` is set to anything but `0`.
@@ -53,6 +54,19 @@ pub(crate) struct Cli {
     /// Print one JSON object instead of text.
     #[arg(long, global = true)]
     json: bool,
+
+    /// Load only these providers (comma-separated ids, e.g. cursor,windsurf).
+    #[arg(long, global = true, value_delimiter = ',', value_name = "ID,...")]
+    providers: Vec<String>,
+
+    /// Never load this provider (repeatable, or comma-separated ids).
+    #[arg(
+        long = "no-provider",
+        global = true,
+        value_delimiter = ',',
+        value_name = "ID"
+    )]
+    no_provider: Vec<String>,
 
     /// When to colour the output.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -200,7 +214,31 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let book = Rulebook::discover(&cwd, cli.home.clone(), &Options::new().profile(profile));
+    let mut options = Options::new().profile(profile);
+    let known: Vec<String> = options
+        .registry()
+        .infos()
+        .into_iter()
+        .map(|i| i.id)
+        .collect();
+    if let Some(unknown) = cli
+        .providers
+        .iter()
+        .chain(&cli.no_provider)
+        .find(|id| !known.contains(id))
+    {
+        eprintln!(
+            "rulebook: unknown provider `{}`: use one of {}",
+            printer::escape(unknown),
+            known.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    if !cli.providers.is_empty() {
+        options = options.allow_providers(cli.providers.iter().cloned());
+    }
+    options = options.deny_providers(cli.no_provider.iter().cloned());
+    let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
     let terminal = std::io::stdout().is_terminal();
     let color = match cli.color {
         ColorArg::Always => true,
