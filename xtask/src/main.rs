@@ -52,7 +52,10 @@ commands:
   man [--out FILE]                write the rulebook(1) man page (default:
                                   target/man/rulebook.1)
   new-provider NAME               scaffold crates/rulebook-provider-NAME (reads
-                                  .NAME/rules/*.md), a fixture and a snapshot test";
+                                  .NAME/rules/*.md) with a fixture and a snapshot
+                                  test, and wire it into the workspace and the
+                                  facade's default providers
+  new-provider --check            fail when a provider crate's wiring drifted";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -106,6 +109,7 @@ fn ci() -> Result<(), String> {
             .env("INSTA_SNAPSHOT_REFERENCES_FILE", &references),
     )?;
     check_unreferenced(&references)?;
+    check_providers()?;
     // A fresh clone has no `../shared`: prove the suite passes without the full corpus
     // (the corpus test must skip, and no snapshot may depend on it having run).
     let empty = target.join("no-corpus");
@@ -273,10 +277,108 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The lines that wire a provider crate into the workspace and the facade's defaults, and
+/// the files they go in. `new-provider` writes them; `new-provider --check` fails when a
+/// provider crate lacks one (the generated wiring drifted).
+fn wiring(name: &str, type_name: &str) -> Vec<(&'static str, String)> {
+    let krate = format!("rulebook-provider-{name}");
+    let ident = name.replace('-', "_");
+    vec![
+        (
+            "Cargo.toml",
+            format!(r#"{krate} = {{ path = "crates/{krate}", version = "0.1.0" }}"#),
+        ),
+        (
+            "crates/rulebook/Cargo.toml",
+            format!(r#"{name} = ["dep:{krate}"]"#),
+        ),
+        (
+            "crates/rulebook/Cargo.toml",
+            format!("{krate} = {{ workspace = true, optional = true }}"),
+        ),
+        (
+            "crates/rulebook/src/lib.rs",
+            format!("Box::new(rulebook_provider_{ident}::{type_name}Provider"),
+        ),
+    ]
+}
+
+fn type_name_of(name: &str) -> String {
+    name.split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |c| {
+                c.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
+}
+
+/// Inserts `line` into `file` after the last line containing `after` (keeping the
+/// indentation of that line), unless it is there already.
+fn insert_after(file: &Path, after: &str, line: &str) -> Result<(), String> {
+    let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    if text.contains(line) {
+        return Ok(());
+    }
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let at = lines
+        .iter()
+        .rposition(|l| l.contains(after))
+        .ok_or_else(|| format!("{}: no line with `{after}` to insert after", file.display()))?;
+    let indent: String = lines[at]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect();
+    lines.insert(at + 1, format!("{indent}{line}"));
+    let mut out = lines.join("\n");
+    out.push('\n');
+    fs::write(file, out).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// Every provider crate's wiring is in place.
+fn check_providers() -> Result<(), String> {
+    let mut missing = Vec::new();
+    let entries = fs::read_dir(root().join("crates")).map_err(|e| e.to_string())?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(|n| n.strip_prefix("rulebook-provider-"))
+                .map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    for name in &names {
+        for (file, line) in wiring(name, &type_name_of(name)) {
+            let text = fs::read_to_string(root().join(file)).unwrap_or_default();
+            if !text.contains(&line) {
+                missing.push(format!("{file}: `{line}`"));
+            }
+        }
+    }
+    if missing.is_empty() {
+        eprintln!(
+            "xtask: == providers: {} provider crates, all wired",
+            names.len()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "provider wiring has drifted; run `cargo xtask new-provider NAME` for the provider (it only adds what is missing), or restore:\n  {}",
+            missing.join("\n  ")
+        ))
+    }
+}
+
 fn new_provider(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--check") {
+        return check_providers();
+    }
     let name = args
         .first()
-        .ok_or("new-provider needs a NAME (lower-case, e.g. `zed`)")?;
+        .ok_or("new-provider needs a NAME (lower-case, e.g. `zed`), or --check")?;
     if name.is_empty()
         || !name
             .bytes()
@@ -286,41 +388,31 @@ fn new_provider(args: &[String]) -> Result<(), String> {
     }
     let krate = format!("rulebook-provider-{name}");
     let dir = root().join("crates").join(&krate);
-    if dir.exists() {
-        return Err(format!("{} exists already", dir.display()));
-    }
     let ident = name.replace('-', "_");
-    let type_name: String = name
-        .split('-')
-        .map(|part| {
-            let mut chars = part.chars();
-            chars.next().map_or_else(String::new, |c| {
-                c.to_ascii_uppercase().to_string() + chars.as_str()
-            })
-        })
-        .collect();
+    let type_name = type_name_of(name);
     let write = |path: PathBuf, text: String| -> Result<(), String> {
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
         fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
     };
-    write(
-        dir.join("Cargo.toml"),
-        format!(
-            r#"[package]
+    if !dir.exists() {
+        write(
+            dir.join("Cargo.toml"),
+            format!(
+                r#"[package]
 name = "{krate}"
 description = "The {type_name} rules provider of rulebook: `.{name}/rules/*.md`."
 version.workspace = true
 edition.workspace = true
 rust-version.workspace = true
 license.workspace = true
+repository.workspace = true
 publish.workspace = true
+readme = "README.md"
 
 [dependencies]
-rulebook-fs = {{ workspace = true }}
-rulebook-registry = {{ workspace = true }}
-rulebook-rule = {{ workspace = true }}
+rulebook-kit = {{ workspace = true }}
 
 [dev-dependencies]
 insta = {{ workspace = true }}
@@ -328,25 +420,56 @@ insta = {{ workspace = true }}
 [lints]
 workspace = true
 "#
-        ),
-    )?;
-    write(
-        dir.join("src/lib.rs"),
-        format!(
-            r#"//! The {type_name} rules provider: `<cwd>/.{name}/rules/*.md` (project) and
-//! `~/.{name}/rules/*.md` (user), project first. Fields follow [`FieldPolicy::NATIVE`];
-//! pick another row of the table if the tool reads its frontmatter differently.
+            ),
+        )?;
+        write(
+            dir.join("README.md"),
+            format!(
+                "# {krate}\n\nThe {type_name} rules provider of rulebook: `.{name}/rules/*.md` in the project, then\n`~/.{name}/rules/*.md`. See the crate docs.\n"
+            ),
+        )?;
+        write(
+            dir.join("src/lib.rs"),
+            format!(
+                r#"//! The {type_name} rules provider: `<cwd>/.{name}/rules/*.md` (project) and
+//! `~/.{name}/rules/*.md` (user), project first. Fields follow [`FIELD_POLICY`]; change
+//! its rows if the tool reads its frontmatter differently, and [`KNOWN_KEYS`] if it reads
+//! other keys.
 //!
-//! Register it next to the defaults: `let mut registry = rulebook::Options::new().registry();`,
-//! `registry.register({type_name}Provider)?;`, then `rulebook::Rulebook::discover_with(cwd,
-//! home, profile, &registry)`.
+//! It is one of the facade's default providers (cargo feature `{name}`); to use it
+//! elsewhere, `rulebook::Options::new().provider({type_name}Provider)`.
 //!
-//! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+//! Depends on `rulebook-kit`.
+//!
+//! ```
+//! use rulebook_kit::{{LoadContext, Provider}};
+//! use rulebook_provider_{ident}::{type_name}Provider;
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::create_dir_all(dir.path().join(".{name}/rules"))?;
+//! std::fs::write(dir.path().join(".{name}/rules/a.md"), "---\ndescription: A\n---\nBody.")?;
+//! let loaded = {type_name}Provider.load(&LoadContext::new(dir.path(), ""))?;
+//! assert_eq!(loaded.items[0].name, "a");
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
 
-use rulebook_fs::{{FileLoader, Loaded}};
-use rulebook_registry::{{LoadContext, LoadResult, Provider, ProviderError, RuleCapability}};
-use rulebook_rule::coerce::FieldPolicy;
-use rulebook_rule::{{Level, Rule}};
+use rulebook_kit::coerce::{{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+}};
+use rulebook_kit::{{
+    FileLoader, KnownKey, Level, LoadContext, LoadResult, Provider, ProviderError, Rule,
+    RuleCapability,
+}};
+
+/// {type_name}'s field coercion.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOrScalarText,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::ScalarElementsAsText,
+);
+
+/// The keys {type_name} rules may set.
+pub const KNOWN_KEYS: &[KnownKey] = COMMON_KEYS;
 
 /// The {type_name} provider (id `{name}`, priority 30).
 #[derive(Debug, Clone, Copy, Default)]
@@ -369,34 +492,35 @@ impl Provider<RuleCapability> for {type_name}Provider {{
         30
     }}
 
+    fn known_keys(&self) -> &[KnownKey] {{
+        KNOWN_KEYS
+    }}
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {{
-        let loader = FileLoader::new("{name}", "{type_name}", FieldPolicy::NATIVE, ctx.profile)
-            .max_size(ctx.size_cap());
-        let mut out = Loaded::default();
+        let loader = FileLoader::new(ctx, "{name}", "{type_name}", FIELD_POLICY);
+        let mut out = LoadResult::default();
         let dir = ".{name}/rules";
-        loader.load_dir(&ctx.cwd.join(dir), &["md"], Level::Project, Some(&ctx.cwd), &mut out);
+        let project = ctx.cwd.join(dir);
+        loader.load_dir(&project, &["md"], Level::Project, Some(&ctx.cwd), &mut out);
         if let Some(user) = ctx.in_home(dir) {{
             loader.load_dir(&user, &["md"], Level::User, None, &mut out);
         }}
-        Ok(LoadResult {{
-            items: out.rules,
-            diagnostics: out.diagnostics,
-        }})
+        Ok(out)
     }}
 }}
 "#
-        ),
-    )?;
-    write(
-        dir.join("tests/provider.rs"),
-        format!(
-            r#"//! The provider over its fixture.
+            ),
+        )?;
+        write(
+            dir.join("tests/provider.rs"),
+            format!(
+                r#"//! The provider over its fixture.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::Path;
 
+use rulebook_kit::{{LoadContext, Provider}};
 use rulebook_provider_{ident}::{type_name}Provider;
-use rulebook_registry::{{LoadContext, Provider}};
 
 #[test]
 fn loads_the_fixture() {{
@@ -411,21 +535,71 @@ fn loads_the_fixture() {{
     insta::assert_yaml_snapshot!(names);
 }}
 "#
-        ),
+            ),
+        )?;
+        write(
+            root().join(format!(
+                "fixtures/provider-{name}/project/.{name}/rules/example.md"
+            )),
+            "---\ndescription: An example rule\n---\nReplace me.\n".to_owned(),
+        )?;
+        write(
+            dir.join(format!("tests/snapshots/provider__loads_the_fixture.snap")),
+            "---\nsource: crates/".to_owned()
+                + &krate
+                + "/tests/provider.rs\nexpression: names\n---\n- \"example: Some(\\\"An example rule\\\")\"\n",
+        )?;
+        // tempfile for the doc example.
+        let cargo = dir.join("Cargo.toml");
+        let text = fs::read_to_string(&cargo).map_err(|e| e.to_string())?;
+        fs::write(
+            &cargo,
+            text.replace(
+                "insta = { workspace = true }\n",
+                "insta = { workspace = true }\ntempfile = { workspace = true }\n",
+            ),
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    // The wiring: one line each, only what is missing.
+    let wires = wiring(name, &type_name);
+    insert_after(
+        &root().join("Cargo.toml"),
+        "rulebook-provider-",
+        &wires[0].1,
     )?;
-    write(
-        root().join(format!(
-            "fixtures/provider-{name}/project/.{name}/rules/example.md"
-        )),
-        "---
-description: An example rule
----
-Replace me.
-"
-        .to_owned(),
+    let facade = root().join("crates/rulebook/Cargo.toml");
+    insert_after(&facade, "= [\"dep:rulebook-provider-", &wires[1].1)?;
+    insert_after(&facade, "rulebook-provider-", &wires[2].1)?;
+    let text = fs::read_to_string(&facade).map_err(|e| e.to_string())?;
+    if let Some(line) = text.lines().find(|l| l.starts_with("default = [")) {
+        if !line.contains(&format!("\"{name}\"")) {
+            let updated = line.replacen(']', &format!(", \"{name}\"]"), 1);
+            fs::write(&facade, text.replace(line, &updated)).map_err(|e| e.to_string())?;
+        }
+    }
+    let lib = root().join("crates/rulebook/src/lib.rs");
+    insert_after(
+        &lib,
+        "Box::new(rulebook_provider_",
+        &format!("#[cfg(feature = \"{name}\")]"),
     )?;
+    let text = fs::read_to_string(&lib).map_err(|e| e.to_string())?;
+    let cfg = format!("#[cfg(feature = \"{name}\")]");
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    if !text.contains(&wires[3].1) {
+        if let Some(at) = lines.iter().rposition(|l| l.trim() == cfg) {
+            let indent: String = lines[at]
+                .chars()
+                .take_while(|c| c.is_whitespace())
+                .collect();
+            lines.insert(at + 1, format!("{indent}{}),", wires[3].1));
+            fs::write(&lib, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
+        }
+    }
+    run("fmt", cargo().args(["fmt", "--all"]))?;
     eprintln!(
-        "xtask: created {krate}. Next: run `cargo test -p {krate}` and review the new snapshot, add the crate to [workspace.dependencies], and register {type_name}Provider where it is used."
+        "xtask: {krate} is created and wired (workspace dependency, facade feature `{name}` on by default, the default providers table). Next: `cargo test -p {krate}`, review the snapshot, and `cargo xtask ci`."
     );
     Ok(())
 }
