@@ -544,7 +544,7 @@ fn loads_the_fixture() {{
             "---\ndescription: An example rule\n---\nReplace me.\n".to_owned(),
         )?;
         write(
-            dir.join(format!("tests/snapshots/provider__loads_the_fixture.snap")),
+            dir.join("tests/snapshots/provider__loads_the_fixture.snap"),
             "---\nsource: crates/".to_owned()
                 + &krate
                 + "/tests/provider.rs\nexpression: names\n---\n- \"example: Some(\\\"An example rule\\\")\"\n",
