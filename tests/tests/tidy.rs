@@ -50,7 +50,8 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "rulebook-ttsr",
             ][..],
         ),
-        ("rulebook-cli", &["rulebook"][..]),
+        ("rulebook-check", &["rulebook"][..]),
+        ("rulebook-cli", &["rulebook", "rulebook-check"][..]),
         (
             "rulebook-bench",
             &["rulebook", "rulebook-frontmatter", "rulebook-ttsr"][..],

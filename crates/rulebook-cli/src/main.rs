@@ -12,11 +12,10 @@
 //! rule file cannot move the cursor, set the window title or the clipboard of the person
 //! reading); `read` and `prompt` print content exactly, as they are meant for programs.
 //!
-//! Depends on `rulebook` (the pipeline), `clap` (arguments, completions, the man page),
-//! `serde`/`serde_json` (`--json`) and `toml` (`rulebook.toml`).
+//! Depends on `rulebook` (the pipeline), `rulebook-check` (the lint), `clap` (arguments,
+//! completions, the man page) and `serde`/`serde_json` (`--json`).
 
 mod commands;
-mod config;
 mod json;
 mod printer;
 

@@ -1,29 +1,11 @@
-//! `rulebook check`: lints every rule file, for a team's CI and an editor.
-//!
-//! An **error** is something that makes a rule not load, or not act as its tool would act
-//! on it: a file that cannot be read or was refused, an empty body, YAML that lost the
-//! types of its keys, a key of the wrong type, a condition or glob that does not compile.
-//! A **warning** is worth fixing but changes nothing today (an unknown key, a name
-//! shadowed across providers, a rule no agent will see, a glob naming a directory). An
-//! **info** is a fact (a format rulebook does not read yet, globs on an always-apply rule).
-//! `--strict` makes warnings fail too; `--select`/`--ignore` (and `rulebook.toml`) choose
-//! the codes.
-//!
-//! `globs: *.ts,*.tsx` unquoted is how Cursor itself writes globs, and what Cursor matches:
-//! for a Cursor rule it is not a finding, and check never advises quoting it.
-//!
-//! Conditions are checked with the TTSR manager's own validation, so `check` and
-//! discovery never disagree on what compiles.
+//! `rulebook check`: prints the findings of `rulebook-check` and exits 1 when the check
+//! fails. The options come from the command line and the project's `rulebook.toml`.
 
-use std::collections::HashSet;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rulebook::stages::kit::coerce::key_line;
-use rulebook::stages::rule::FrontmatterOutcome;
-use rulebook::stages::ttsr::validate_condition;
-use rulebook::{Diagnostic, DiagnosticCode, Rule, RuleBucket, Severity};
+use rulebook::Severity;
+use rulebook_check::{CheckOptions, parse_codes};
 use serde::Serialize;
 
 use crate::json::{self, JsonDiagnostic, PathText};
@@ -43,118 +25,6 @@ pub(crate) struct CheckArgs {
     ignore: Vec<String>,
 }
 
-/// The severity of a finding of `code` (see the module docs).
-fn severity(code: DiagnosticCode) -> Severity {
-    match code {
-        DiagnosticCode::ReadFailed
-        | DiagnosticCode::TooLarge
-        | DiagnosticCode::OutsideProject
-        | DiagnosticCode::NotAFile
-        | DiagnosticCode::YamlSyntax
-        | DiagnosticCode::WrongType
-        | DiagnosticCode::InvalidGlob
-        | DiagnosticCode::ProviderFailed
-        | DiagnosticCode::InvalidItem
-        | DiagnosticCode::InvalidTrigger => Severity::Error,
-        DiagnosticCode::UnsupportedFormat | DiagnosticCode::IneffectiveKey => Severity::Info,
-        _ => Severity::Warning,
-    }
-}
-
-fn finding(code: DiagnosticCode, path: &Path, line: Option<usize>, message: String) -> Diagnostic {
-    let mut d = Diagnostic::warning(code, message)
-        .with_path(path)
-        .at(line, line.map(|_| 1));
-    d.severity = severity(code);
-    d
-}
-
-/// The lines of `text`'s frontmatter that write an unquoted glob: `globs: *.ts` or
-/// `  - *.ts` under `globs:`.
-fn unquoted_globs(text: &str) -> Vec<(usize, String)> {
-    let mut found = Vec::new();
-    let mut lines = text.lines().enumerate();
-    if !lines
-        .next()
-        .is_some_and(|(_, l)| l.trim_start_matches('\u{feff}').starts_with("---"))
-    {
-        return found;
-    }
-    let mut in_globs = false;
-    for (i, line) in lines {
-        if line.starts_with("---") {
-            break;
-        }
-        if let Some(value) = line.strip_prefix("globs:") {
-            in_globs = true;
-            let value = value.trim();
-            if value.starts_with('*') {
-                found.push((i + 1, value.to_owned()));
-            }
-            continue;
-        }
-        if in_globs {
-            let trimmed = line.trim_start();
-            if let Some(item) = trimmed.strip_prefix("- ") {
-                if item.trim_start().starts_with('*') {
-                    found.push((i + 1, item.trim().to_owned()));
-                }
-                continue;
-            }
-            if !line.starts_with([' ', '\t']) {
-                in_globs = false;
-            }
-        }
-    }
-    found
-}
-
-/// The formats rulebook does not read yet, by the path a project keeps them at, and who
-/// reads them.
-const UNSUPPORTED: &[(&str, &str)] = &[
-    ("AGENTS.md", "Codex and most agents"),
-    ("AGENTS.override.md", "Codex"),
-    ("CLAUDE.md", "Claude Code"),
-    ("CLAUDE.local.md", "Claude Code"),
-    (".claude/rules", "Claude Code"),
-    ("GEMINI.md", "Gemini CLI"),
-    (".github/copilot-instructions.md", "GitHub Copilot"),
-    (".github/instructions", "GitHub Copilot"),
-    (".kiro/steering", "Kiro"),
-    (".continue/rules", "Continue"),
-    (".roo/rules", "Roo Code"),
-    (".roorules", "Roo Code"),
-    (".rules", "Zed"),
-    (".agent/rules", "the agents standard"),
-    (".agents/rules", "the agents standard"),
-];
-
-/// Which codes to report.
-struct Filter {
-    select: Vec<DiagnosticCode>,
-    ignore: Vec<DiagnosticCode>,
-}
-
-impl Filter {
-    fn keeps(&self, code: DiagnosticCode) -> bool {
-        (self.select.is_empty() || self.select.contains(&code)) && !self.ignore.contains(&code)
-    }
-}
-
-fn codes(names: &[String]) -> Result<Vec<DiagnosticCode>, String> {
-    names
-        .iter()
-        .map(|n| n.trim())
-        .filter(|n| !n.is_empty())
-        .map(|n| {
-            DiagnosticCode::from_name(n).ok_or_else(|| {
-                let known: Vec<&str> = DiagnosticCode::ALL.iter().map(|c| c.as_str()).collect();
-                format!("unknown code `{n}`; the codes are {}", known.join(", "))
-            })
-        })
-        .collect()
-}
-
 #[derive(Serialize)]
 struct Check<'a> {
     profile: &'static str,
@@ -167,49 +37,37 @@ struct Check<'a> {
     diagnostics: Vec<JsonDiagnostic<'a>>,
 }
 
-/// Whether `rule` is a Cursor rule, whose unquoted globs are Cursor's own format.
-fn is_cursor(rule: &Rule) -> bool {
-    rule.source.provider == "cursor"
-}
-
 pub(crate) fn run(out: &mut Printer<'_>, args: &CheckArgs) -> ExitCode {
     let book = out.book;
-    let config = match crate::config::load(book.cwd()) {
+    let config = match rulebook_check::config::load(book.cwd()) {
         Ok(config) => config,
         Err(message) => {
-            eprintln!("rulebook: {}", crate::printer::escape(&message));
+            eprintln!("rulebook: {}", crate::printer::escape(&message.to_string()));
             return ExitCode::from(2);
         }
     };
-    let (config_path, config) = match config {
-        Some((path, config)) => (Some(path), config.check),
-        None => (None, crate::config::CheckConfig::default()),
-    };
-    let mut select = args.select.clone();
-    if select.is_empty() {
-        select.clone_from(&config.select);
-    }
-    let mut ignore = args.ignore.clone();
-    ignore.extend(config.ignore.iter().cloned());
-    let filter = match (codes(&select), codes(&ignore)) {
-        (Ok(select), Ok(ignore)) => Filter { select, ignore },
-        (Err(message), _) | (_, Err(message)) => {
-            eprintln!("rulebook: {message}");
+    let options = (|| {
+        let options = CheckOptions::new()
+            .select(parse_codes(&args.select)?)
+            .ignore(parse_codes(&args.ignore)?)
+            .strict(args.strict);
+        match &config {
+            Some((_, config)) => options.with_config(&config.check),
+            None => Ok(options),
+        }
+    })();
+    let options = match options {
+        Ok(options) => options,
+        Err(err) => {
+            eprintln!("rulebook: {err}");
             return ExitCode::from(2);
         }
     };
-    let strict = args.strict || config.strict;
-    let mut findings = lint(book);
-    findings.retain(|d| filter.keeps(d.code));
-    // Stable: by file, then line; findings without a file last.
-    findings.sort_by(|a, b| {
-        (a.path.is_none(), &a.path, a.line).cmp(&(b.path.is_none(), &b.path, b.line))
-    });
-    let count = |s| findings.iter().filter(|d| d.severity == s).count();
+    let report = rulebook_check::check(book, &options);
     let (errors, warnings, infos) = (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
+        report.count(Severity::Error),
+        report.count(Severity::Warning),
+        report.count(Severity::Info),
     );
     let files = book.all().len();
     if out.json {
@@ -219,11 +77,11 @@ pub(crate) fn run(out: &mut Printer<'_>, args: &CheckArgs) -> ExitCode {
             errors,
             warnings,
             infos,
-            config: config_path.as_deref().map(PathText),
-            diagnostics: json::diagnostics(&findings),
+            config: config.as_ref().map(|(path, _)| PathText(path)),
+            diagnostics: json::diagnostics(&report.findings),
         });
     } else {
-        for d in &findings {
+        for d in &report.findings {
             let label = format!("{}[{}]", out.severity(d.severity), d.code.as_str());
             let mut at = d.path.as_deref().map(|p| out.show(p)).unwrap_or_default();
             if let Some(line) = d.line {
@@ -242,249 +100,19 @@ pub(crate) fn run(out: &mut Printer<'_>, args: &CheckArgs) -> ExitCode {
             let _ = write!(summary, ", {infos} info");
         }
         let _ = write!(summary, " in {files} rule file(s)");
-        if strict && warnings > 0 && errors == 0 {
+        if report.strict && warnings > 0 && errors == 0 {
             summary.push_str(" (--strict: warnings fail)");
         }
-        let summary = if errors > 0 || (strict && warnings > 0) {
+        let summary = if report.failed() {
             out.red(&summary)
         } else {
             out.bold(&summary)
         };
         let _ = writeln!(out.text, "{summary}");
     }
-    if errors > 0 || (strict && warnings > 0) {
+    if report.failed() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// Every finding, unfiltered.
-fn lint(book: &rulebook::Rulebook) -> Vec<Diagnostic> {
-    let mut findings: Vec<Diagnostic> = Vec::new();
-    // YAML diagnostics at these lines say the same as a finding made here; skip them.
-    let mut covered: HashSet<(PathBuf, usize)> = HashSet::new();
-    let mut outcomes: std::collections::HashMap<&Path, FrontmatterOutcome> =
-        std::collections::HashMap::new();
-
-    for entry in book.all() {
-        let rule = &entry.item;
-        let path = rule.path.as_path();
-        outcomes.insert(path, rule.frontmatter_outcome);
-        let provider = rule.source.provider_name.as_str();
-        let finding = |code, path: &Path, line, message| {
-            finding(code, path, line, message).with_provider(provider)
-        };
-        if rule.content.is_empty() {
-            findings.push(finding(
-                DiagnosticCode::InvalidItem,
-                path,
-                None,
-                format!("`{}` has an empty body: no agent will load it", rule.name),
-            ));
-        }
-        let text = std::fs::read(path)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default();
-        for condition in &rule.condition {
-            if let Err(why) = validate_condition(condition) {
-                let line = ["condition", "ttsr_trigger", "ttsrTrigger"]
-                    .iter()
-                    .find_map(|k| key_line(&text, k));
-                findings.push(finding(
-                    DiagnosticCode::InvalidTrigger,
-                    path,
-                    line,
-                    format!("condition {condition:?} does not compile as a regex: {why}"),
-                ));
-            }
-        }
-        for (line, glob) in unquoted_globs(&text) {
-            covered.insert((path.to_path_buf(), line));
-            if is_cursor(rule) {
-                // Cursor's own format, and what Cursor matches: nothing to say.
-                continue;
-            }
-            let (code, what) = if rule.frontmatter_outcome == FrontmatterOutcome::LineParser {
-                (
-                    DiagnosticCode::YamlSyntax,
-                    "the YAML fails, so the other keys were read as text",
-                )
-            } else {
-                (
-                    DiagnosticCode::YamlSyntax,
-                    "the YAML fails here; the value was read as text",
-                )
-            };
-            let mut d = finding(
-                code,
-                path,
-                Some(line),
-                format!(
-                    "unquoted glob `{glob}`: YAML reads a leading `*` as an alias; {what}. Quoting it (\"{glob}\") makes it valid YAML"
-                ),
-            );
-            if rule.frontmatter_outcome == FrontmatterOutcome::Recovered {
-                d.severity = Severity::Warning;
-            }
-            findings.push(d);
-        }
-        // Each provider says which keys it reads; one that says nothing is not checked.
-        let known = book
-            .providers()
-            .iter()
-            .find(|p| p.id == rule.source.provider)
-            .map(|p| p.known_keys.as_slice())
-            .unwrap_or_default();
-        for key in rule.frontmatter.keys() {
-            if !known.is_empty() && !known.iter().any(|k| k.key == key) {
-                findings.push(finding(
-                    DiagnosticCode::UnknownKey,
-                    path,
-                    key_line(&text, key),
-                    format!("unknown key `{key}`: {provider} does not read it"),
-                ));
-            }
-        }
-    }
-    for d in book.diagnostics() {
-        if matches!(
-            d.code,
-            DiagnosticCode::InvalidItem
-                | DiagnosticCode::InvalidTrigger
-                | DiagnosticCode::DuplicateTrigger
-        ) {
-            continue; // recomputed for every file above
-        }
-        if d.code == DiagnosticCode::YamlSyntax
-            && d.path
-                .as_ref()
-                .zip(d.line)
-                .is_some_and(|(p, l)| covered.contains(&(p.clone(), l)))
-        {
-            continue; // the unquoted-glob finding says the same (or Cursor reads it so)
-        }
-        let mut d = d.clone();
-        d.severity = severity(d.code);
-        // Recovered YAML: the rule acts as written; worth fixing, not failing.
-        if d.code == DiagnosticCode::YamlSyntax
-            && d.path
-                .as_deref()
-                .and_then(|p| outcomes.get(p))
-                .is_some_and(|o| *o == FrontmatterOutcome::Recovered)
-        {
-            d.severity = Severity::Warning;
-        }
-        findings.push(d);
-    }
-    for (loser, winner) in book.shadowed() {
-        if loser.source.provider != winner.source.provider {
-            findings.push(
-                finding(
-                    DiagnosticCode::Shadowed,
-                    &loser.path,
-                    None,
-                    format!(
-                        "`{}` ({}) is shadowed by {} ({}), which has the same name",
-                        loser.name,
-                        loser.source.provider_name,
-                        winner.path.display(),
-                        winner.source.provider_name
-                    ),
-                )
-                .with_provider(loser.source.provider_name.clone()),
-            );
-        }
-    }
-    for d in book.glob_diagnostics() {
-        let mut d = d.clone();
-        d.severity = Severity::Error;
-        findings.push(d);
-    }
-    findings.extend(unseen_rules(book));
-    findings.extend(unsupported_formats(book));
-    findings
-}
-
-/// Rules no agent will see, globs that name a directory, globs that do nothing.
-fn unseen_rules(book: &rulebook::Rulebook) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let extended = book.profile() == rulebook::Profile::Extended;
-    for (rule, placement) in book.placements() {
-        let provider = rule.source.provider_name.clone();
-        let globs = rule.globs.as_deref().unwrap_or_default();
-        if let Some(reason) = &placement.reason {
-            // In Extended a rule with globs is attached when a path matches: seen then.
-            if !extended || globs.is_empty() {
-                out.push(
-                    finding(
-                        DiagnosticCode::NoBucket,
-                        &rule.path,
-                        None,
-                        format!(
-                            "`{}` lands in no bucket, so no agent sees it: {reason}",
-                            rule.name
-                        ),
-                    )
-                    .with_provider(provider.clone()),
-                );
-            }
-        }
-        if placement.bucket == Some(RuleBucket::AlwaysApply) && !globs.is_empty() {
-            out.push(
-                finding(
-                    DiagnosticCode::IneffectiveKey,
-                    &rule.path,
-                    None,
-                    format!(
-                        "`{}` is always-apply, so its globs ({}) do nothing: it applies to every file",
-                        rule.name,
-                        globs.join(", ")
-                    ),
-                )
-                .with_provider(provider.clone()),
-            );
-            continue;
-        }
-        for glob in globs {
-            let bare = glob.trim().trim_start_matches("./").trim_start_matches('/');
-            if bare.is_empty() || bare.contains(['*', '?', '[', '{']) {
-                continue;
-            }
-            let names_dir = bare.ends_with('/') || book.cwd().join(bare).is_dir();
-            if names_dir {
-                let dir = bare.trim_end_matches('/');
-                out.push(
-                    finding(
-                        DiagnosticCode::GlobNamesDirectory,
-                        &rule.path,
-                        None,
-                        format!(
-                            "glob `{glob}` of `{}` names a directory, and matches no file in it; `{dir}/**` does",
-                            rule.name
-                        ),
-                    )
-                    .with_provider(provider.clone()),
-                );
-            }
-        }
-    }
-    out
-}
-
-/// Rule files of formats rulebook does not read yet, in the project directory.
-fn unsupported_formats(book: &rulebook::Rulebook) -> Vec<Diagnostic> {
-    UNSUPPORTED
-        .iter()
-        .filter_map(|(rel, who)| {
-            let path = book.cwd().join(rel);
-            std::fs::symlink_metadata(&path).ok()?;
-            Some(finding(
-                DiagnosticCode::UnsupportedFormat,
-                &path,
-                None,
-                format!("{rel} is read by {who}; rulebook does not read this format yet, so its rules are not in this report"),
-            ))
-        })
-        .collect()
 }

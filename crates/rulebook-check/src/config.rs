@@ -15,36 +15,48 @@ use serde::Deserialize;
 /// The file's contents.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct Config {
+pub struct Config {
+    /// The `[check]` table.
     #[serde(default)]
-    pub(crate) check: CheckConfig,
+    pub check: CheckConfig,
 }
 
 /// The `[check]` table.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct CheckConfig {
+pub struct CheckConfig {
+    /// Codes never reported.
     #[serde(default)]
-    pub(crate) ignore: Vec<String>,
+    pub ignore: Vec<String>,
+    /// Codes reported (empty: all).
     #[serde(default)]
-    pub(crate) select: Vec<String>,
+    pub select: Vec<String>,
+    /// Warnings fail the check too.
     #[serde(default)]
-    pub(crate) strict: bool,
+    pub strict: bool,
 }
 
 /// The nearest `rulebook.toml` from `cwd` up to the repository root (the nearest ancestor
 /// holding `.git`), parsed. `Ok(None)` when there is none; `Err` says what is wrong where.
-pub(crate) fn load(cwd: &Path) -> Result<Option<(PathBuf, Config)>, String> {
+pub fn load(cwd: &Path) -> Result<Option<(PathBuf, Config)>, ConfigError> {
     for dir in cwd.ancestors() {
         let candidate = dir.join("rulebook.toml");
         match std::fs::read_to_string(&candidate) {
             Ok(text) => {
                 return toml::from_str(&text)
                     .map(|config| Some((candidate.clone(), config)))
-                    .map_err(|err| format!("{}: {err}", candidate.display()));
+                    .map_err(|err| ConfigError {
+                        path: candidate.clone(),
+                        message: err.to_string(),
+                    });
             }
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(err) => return Err(format!("cannot read {}: {err}", candidate.display())),
+            Err(err) => {
+                return Err(ConfigError {
+                    path: candidate.clone(),
+                    message: format!("cannot read it: {err}"),
+                });
+            }
         }
         if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
             break;
@@ -52,3 +64,20 @@ pub(crate) fn load(cwd: &Path) -> Result<Option<(PathBuf, Config)>, String> {
     }
     Ok(None)
 }
+
+/// A `rulebook.toml` that cannot be read or parsed: where, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong, with the line where the parser knows it.
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
