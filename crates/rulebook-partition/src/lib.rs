@@ -66,13 +66,17 @@ impl RuleBucket {
     }
 }
 
+/// An error of the trigger registry, kept as its own type.
+pub type TriggerError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Why the trigger registry refused a TTSR rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
+#[non_exhaustive]
 pub enum Rejection {
     /// A rule of that name is registered already.
     DuplicateName,
-    /// A condition does not compile; the text says which and why.
-    InvalidCondition(String),
+    /// No condition compiles; the error says which and why.
+    InvalidCondition(TriggerError),
 }
 
 /// What became of one rule.
@@ -129,12 +133,12 @@ impl Partition {
 }
 
 /// Places every rule (see the crate docs). `register` offers a TTSR rule to the trigger
-/// registry, in input order; `Ok` carries the reasons of conditions it dropped (the rule is
+/// registry, in input order; `Ok` carries the errors of conditions it dropped (the rule is
 /// registered with the others), each of which becomes a warning.
 pub fn partition<'a, I, F>(rules: I, profile: Profile, mut register: F) -> Partition
 where
     I: IntoIterator<Item = &'a Rule>,
-    F: FnMut(&Rule) -> Result<Vec<String>, Rejection>,
+    F: FnMut(&Rule) -> Result<Vec<TriggerError>, Rejection>,
 {
     let mut out = Partition::default();
     for rule in rules {
@@ -168,7 +172,9 @@ where
                             DiagnosticCode::DuplicateTrigger,
                             "a TTSR rule of that name is registered already".to_owned(),
                         ),
-                        Rejection::InvalidCondition(why) => (DiagnosticCode::InvalidTrigger, why),
+                        Rejection::InvalidCondition(why) => {
+                            (DiagnosticCode::InvalidTrigger, why.to_string())
+                        }
                     };
                     out.diagnostics.push(
                         Diagnostic::warning(

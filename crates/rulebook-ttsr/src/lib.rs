@@ -216,7 +216,7 @@ impl Registered {
 /// under the limit of every engine that later matches the pattern (the `regex` crate's
 /// forward and reverse programs, the stream's automaton), so a pattern that validates can
 /// always be matched: validation never accepts a trigger that could not fire.
-pub fn validate_condition(pattern: &str) -> Result<(), String> {
+pub fn validate_condition(pattern: &str) -> Result<(), ConditionError> {
     use regex_automata::nfa::thompson;
     thompson::Compiler::new()
         .configure(
@@ -234,16 +234,21 @@ pub fn validate_condition(pattern: &str) -> Result<(), String> {
                 deepest = source;
             }
             let message = one_line(&deepest);
-            if message.contains("exceed") && message.contains("limit") {
+            ConditionError(if message.contains("exceed") && message.contains("limit") {
                 format!(
                     "it compiles to more than the {} KiB allowed for one TTSR condition (a large counted repetition of a Unicode class, such as `(?:\\w+){{500}}`, does this)",
                     CONDITION_SIZE_LIMIT / 1024
                 )
             } else {
                 message
-            }
+            })
         })
 }
+
+/// Why a condition does not compile, on one line (`unclosed group`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConditionError(String);
 
 /// The compile budget of one condition's forward NFA: a tenth of the 10 MiB size limit the
 /// matching regexes are built with (the `regex` crate's default).
@@ -326,10 +331,10 @@ impl TtsrManager {
         let mut registration = Registration::default();
         rule.conditions.retain(|c| match validate_condition(c) {
             Ok(()) => true,
-            Err(message) => {
+            Err(error) => {
                 registration.dropped.push(RegisterError::InvalidCondition {
                     condition: c.clone(),
-                    message,
+                    message: error.to_string(),
                 });
                 false
             }

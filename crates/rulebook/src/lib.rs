@@ -358,13 +358,13 @@ impl Rulebook {
                 .map(|registration| {
                     registration
                         .dropped
-                        .iter()
-                        .map(ToString::to_string)
+                        .into_iter()
+                        .map(|e| Box::new(e) as rulebook_partition::TriggerError)
                         .collect()
                 })
                 .map_err(|e| match e {
                     RegisterError::DuplicateName(_) => Rejection::DuplicateName,
-                    other => Rejection::InvalidCondition(other.to_string()),
+                    other => Rejection::InvalidCondition(Box::new(other)),
                 })
         });
         let mut diagnostics = loaded.diagnostics.clone();
