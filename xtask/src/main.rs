@@ -2,8 +2,9 @@
 //!
 //! - `ci`: `cargo fmt --check`, `cargo clippy --all-targets -D warnings`, the tests with
 //!   `CI=true` (insta then fails on any snapshot mismatch instead of writing `.snap.new`),
-//!   a check that every committed snapshot is still used by a test, and `cargo doc` with
-//!   warnings denied.
+//!   a check that every committed snapshot is still used by a test, the provider wiring
+//!   check, `cargo package` of every library crate, the corpus test without the full
+//!   corpus, and `cargo doc` with warnings denied.
 //!
 //! Depends on nothing but the standard library, so it builds in seconds on a fresh clone.
 
@@ -110,6 +111,23 @@ fn ci() -> Result<(), String> {
     )?;
     check_unreferenced(&references)?;
     check_providers()?;
+    // Each library crate can be packaged (and so published and consumed) alone.
+    run(
+        "package",
+        cargo().args([
+            "package",
+            "--workspace",
+            "--no-verify",
+            "--offline",
+            "--allow-dirty",
+            "--exclude",
+            "xtask",
+            "--exclude",
+            "rulebook-tests",
+            "--exclude",
+            "rulebook-bench",
+        ]),
+    )?;
     // A fresh clone has no `../shared`: prove the suite passes without the full corpus
     // (the corpus test must skip, and no snapshot may depend on it having run).
     let empty = target.join("no-corpus");

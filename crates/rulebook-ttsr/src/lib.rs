@@ -1,13 +1,14 @@
 //! The TTSR manager (behaviour.md §10): rules that interrupt a model's output stream when it
 //! matches one of their conditions.
 //!
-//! - [`TtsrManager::register`] takes a rule with a non-empty `condition`. A name already
-//!   registered, or a condition that does not compile as a Rust [`regex`] (syntax, or the
-//!   `regex` crate's size limit), is refused with a [`RegisterError`] (the partition stage
-//!   turns it into a warning and lets the rule fall through to the other buckets).
-//!   Registration only validates (a forward NFA, dropped); the regexes `check` needs are
-//!   compiled on first use, so discovering hundreds of TTSR rules stays cheap in time and
-//!   memory.
+//! - [`TtsrManager::register`] takes a rule with a non-empty `condition`. A condition that
+//!   does not compile as a Rust [`regex`] (syntax, or the compile budget of
+//!   [`validate_condition`]) is dropped, and the rule fires on its others (the original
+//!   does so); a name already registered, or a rule none of whose conditions compiles, is
+//!   refused with a [`RegisterError`] (the partition stage turns it into a warning and
+//!   lets the rule fall through to the other buckets). Registration only validates (a
+//!   forward NFA within the budget, dropped); the regexes `check` needs are compiled on
+//!   first use, so discovering hundreds of TTSR rules stays cheap in time and memory.
 //! - [`TtsrManager::check`] tests a whole buffer, as the original does on every delta.
 //! - [`TtsrManager::feed`] takes the stream one delta at a time and reports exactly what
 //!   `check` on the whole buffer so far would, at a total cost linear in the stream.
