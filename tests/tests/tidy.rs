@@ -35,7 +35,6 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         (
             "rulebook",
             &[
-                "rulebook-fs",
                 "rulebook-kit",
                 "rulebook-match",
                 "rulebook-partition",

@@ -64,6 +64,7 @@ use rulebook_frontmatter::{ParseOptions, Recovery, WarningKind, parse_frontmatte
 
 pub use loader::{FileLoader, stem};
 pub use rulebook_frontmatter as frontmatter;
+pub use rulebook_fs as fs;
 pub use rulebook_fs::{
     DEFAULT_MAX_FILE_SIZE, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, ReadOptions, Walked, find_upward,
     owned_by_another_user, read_rule_file, walk_rules_dir,

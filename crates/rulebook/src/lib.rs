@@ -102,8 +102,8 @@ pub mod providers {
 
 /// Stage crates, re-exported for callers that need more than the facade.
 pub mod stages {
-    pub use rulebook_fs as fs;
     pub use rulebook_kit as kit;
+    pub use rulebook_kit::fs;
     pub use rulebook_match as matching;
     pub use rulebook_partition as partition;
     pub use rulebook_prompt as prompt;
