@@ -102,13 +102,18 @@ pub struct GlobIndex {
 #[derive(Debug, Clone, Default)]
 struct RootIndex {
     root: Option<PathBuf>,
+    /// Holds the globs with no literal directory prefix (and the literal paths).
+    top: bool,
     /// The distinct remainders, compiled, in chunks of at most [`SET_CHUNK`], each with the
     /// remainder id of each of its globs.
     sets: Vec<(GlobSet, Vec<usize>)>,
-    /// For each literal directory prefix (`""` for none): every (remainder, glob slot) under it.
-    prefixes: HashMap<String, Vec<(usize, usize)>>,
+    /// For each literal directory prefix (`""` for none): remainder → the glob slots.
+    prefixes: HashMap<String, HashMap<usize, Vec<usize>>>,
     /// Globs with no metacharacter at all: the exact path, and the glob slot.
     literals: HashMap<String, Vec<usize>>,
+    /// The byte lengths of the prefixes, sorted: a path's directory prefix of another length
+    /// is not looked up.
+    prefix_lengths: Vec<usize>,
 }
 
 /// A glob made ready for the index by its dialect.
@@ -148,18 +153,6 @@ impl GlobIndex {
         let mut remainder_ids: Vec<HashMap<String, usize>> = Vec::new();
         for (r, rule) in rules.into_iter().enumerate() {
             let globs = rule.globs.clone().unwrap_or_default();
-            let root_index = match roots.iter().position(|x| x.root == rule.glob_root) {
-                Some(i) => i,
-                None => {
-                    roots.push(RootIndex {
-                        root: rule.glob_root.clone(),
-                        ..RootIndex::default()
-                    });
-                    remainders.push(Vec::new());
-                    remainder_ids.push(HashMap::new());
-                    roots.len() - 1
-                }
-            };
             for (g, pattern) in globs.iter().enumerate() {
                 let key = (rule.glob_root.clone(), rule.glob_dialect, pattern.clone());
                 if let Some(&slot) = seen.get(&key) {
@@ -176,6 +169,27 @@ impl GlobIndex {
                     }
                 };
                 let slot = owners.len();
+                // Globs with no literal directory (`**/*.ts`, most of them) and globs under
+                // one (`src/api/**`) are indexed apart: a path is matched whole against the
+                // first once, and only its directory prefixes that some glob names are
+                // matched against the second.
+                let top = !matches!(&split, Split::Prefixed(prefix, _) if !prefix.is_empty());
+                let root_index = match roots
+                    .iter()
+                    .position(|x| x.root == rule.glob_root && x.top == top)
+                {
+                    Some(i) => i,
+                    None => {
+                        roots.push(RootIndex {
+                            root: rule.glob_root.clone(),
+                            top,
+                            ..RootIndex::default()
+                        });
+                        remainders.push(Vec::new());
+                        remainder_ids.push(HashMap::new());
+                        roots.len() - 1
+                    }
+                };
                 let index = &mut roots[root_index];
                 match split {
                     Split::Literal(path) => index.literals.entry(path).or_default().push(slot),
@@ -197,7 +211,13 @@ impl GlobIndex {
                             ids.insert(dedup, list.len() - 1);
                             list.len() - 1
                         };
-                        index.prefixes.entry(prefix).or_default().push((id, slot));
+                        index
+                            .prefixes
+                            .entry(prefix)
+                            .or_default()
+                            .entry(id)
+                            .or_default()
+                            .push(slot);
                     }
                 }
                 seen.insert(key, slot);
@@ -214,7 +234,11 @@ impl GlobIndex {
         };
         for (i, list) in remainders.iter().enumerate() {
             let sets = index.build_sets(i, list, &mut diagnostics);
-            index.roots[i].sets = sets;
+            let root = &mut index.roots[i];
+            root.sets = sets;
+            root.prefix_lengths = root.prefixes.keys().map(String::len).collect();
+            root.prefix_lengths.sort_unstable();
+            root.prefix_lengths.dedup();
         }
         (index, diagnostics)
     }
@@ -277,10 +301,7 @@ impl GlobIndex {
         out: &mut Vec<Diagnostic>,
     ) {
         for (prefix, entries) in &self.roots[root].prefixes {
-            for &(remainder, slot) in entries {
-                if remainder != id {
-                    continue;
-                }
+            for &slot in entries.get(&id).into_iter().flatten() {
                 for &(rule, glob) in &self.owners[slot] {
                     let (name, globs) = &self.rules[rule];
                     out.push(Diagnostic::warning(
@@ -306,23 +327,33 @@ impl GlobIndex {
     ) -> bool {
         out.clear();
         let mut inside = false;
+        // The path relative to each glob root, computed once per root.
+        let mut relatives: Vec<(Option<&Path>, Option<String>)> = Vec::with_capacity(2);
         for index in &self.roots {
-            let relative = match &index.root {
-                None => normalize(base, path),
-                Some(root) => {
-                    let absolute = if path.is_absolute() {
-                        path.to_path_buf()
-                    } else {
-                        base.join(path)
-                    };
-                    normalize(root, &absolute)
-                }
+            let root = index.root.as_deref();
+            let cached = relatives.iter().position(|(r, _)| *r == root);
+            let at = if let Some(at) = cached {
+                at
+            } else {
+                let relative = match root {
+                    None => normalize(base, path),
+                    Some(root) => {
+                        let absolute = if path.is_absolute() {
+                            path.to_path_buf()
+                        } else {
+                            base.join(path)
+                        };
+                        normalize(root, &absolute)
+                    }
+                };
+                relatives.push((root, relative));
+                relatives.len() - 1
             };
-            let Some(relative) = relative else {
+            let Some(relative) = &relatives[at].1 else {
                 continue;
             };
             inside = true;
-            index.slots_into(&relative, out, scratch);
+            index.slots_into(relative, out, scratch);
         }
         inside
     }
@@ -330,23 +361,23 @@ impl GlobIndex {
     /// For each rule with a matching glob (and no matching negation): the first of its
     /// positive globs that matched, in rule order.
     fn rules_of(&self, slots: &[usize]) -> Vec<(usize, usize)> {
-        let mut best: Vec<(usize, usize)> = Vec::new();
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
         let mut vetoed: Vec<usize> = Vec::new();
         for &slot in slots {
-            for &(rule, glob) in &self.owners[slot] {
-                if self.negated[slot] {
-                    vetoed.push(rule);
-                    continue;
-                }
-                match best.iter_mut().find(|(r, _)| *r == rule) {
-                    Some(entry) => entry.1 = entry.1.min(glob),
-                    None => best.push((rule, glob)),
-                }
+            if self.negated[slot] {
+                vetoed.extend(self.owners[slot].iter().map(|&(rule, _)| rule));
+            } else {
+                pairs.extend_from_slice(&self.owners[slot]);
             }
         }
-        best.retain(|(rule, _)| !vetoed.contains(rule));
-        best.sort_unstable();
-        best
+        // Sorted by (rule, glob): the first pair of each rule has its first glob.
+        pairs.sort_unstable();
+        pairs.dedup_by_key(|(rule, _)| *rule);
+        if !vetoed.is_empty() {
+            vetoed.sort_unstable();
+            pairs.retain(|(rule, _)| vetoed.binary_search(rule).is_err());
+        }
+        pairs
     }
 
     /// The rules whose globs match any of `paths` (relative to `root`, or absolute), in
@@ -363,6 +394,7 @@ impl GlobIndex {
         let mut hits: Vec<Option<(usize, usize)>> = vec![None; self.rules.len()];
         let mut first_paths: Vec<String> = Vec::new();
         let (mut scratch, mut slots) = (Vec::new(), Vec::new());
+        let any_negated = self.negated.contains(&true);
         for path in paths {
             let path = path.as_ref();
             self.slots_into(root, path, &mut slots, &mut scratch);
@@ -371,7 +403,13 @@ impl GlobIndex {
             }
             let path_index = first_paths.len();
             let mut used = false;
-            for (rule, glob) in self.rules_of(&slots) {
+            // Without negations every matched glob counts: no per-path sorting.
+            let pairs: Box<dyn Iterator<Item = (usize, usize)>> = if any_negated {
+                Box::new(self.rules_of(&slots).into_iter())
+            } else {
+                Box::new(slots.iter().flat_map(|&i| self.owners[i].iter().copied()))
+            };
+            for (rule, glob) in pairs {
                 match &mut hits[rule] {
                     Some((g, _)) => *g = (*g).min(glob),
                     slot @ None => {
@@ -442,9 +480,13 @@ impl RootIndex {
         if let Some(slots) = self.literals.get(path) {
             out.extend_from_slice(slots);
         }
-        // Each directory prefix of the path (and the empty one) that some glob starts with.
+        // Each directory prefix of the path (and the empty one) that some glob starts with:
+        // only the prefix lengths some glob has are looked up.
         let cuts = std::iter::once(0).chain(path.match_indices('/').map(|(i, _)| i + 1));
         for cut in cuts {
+            if self.prefix_lengths.binary_search(&cut).is_err() {
+                continue;
+            }
             let Some(entries) = self.prefixes.get(&path[..cut]) else {
                 continue;
             };
@@ -456,13 +498,9 @@ impl RootIndex {
             for (set, ids) in &self.sets {
                 set.matches_candidate_into(&candidate, scratch);
                 for &i in scratch.iter() {
-                    let id = ids[i];
-                    out.extend(
-                        entries
-                            .iter()
-                            .filter(|&&(remainder, _)| remainder == id)
-                            .map(|&(_, slot)| slot),
-                    );
+                    if let Some(slots) = entries.get(&ids[i]) {
+                        out.extend_from_slice(slots);
+                    }
                 }
             }
         }
