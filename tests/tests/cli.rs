@@ -19,6 +19,8 @@ fn output_in(fixture: &str, args: &[&str]) -> Output {
         .args(args)
         .arg("--cwd")
         .arg(dir.join("project"))
+        .arg("--root")
+        .arg(dir.join("project"))
         .arg("--home")
         .arg(dir.join("home"))
         .env("NO_COLOR", "1")

@@ -42,6 +42,16 @@ pub(crate) struct Cli {
     #[arg(short = 'C', long, global = true, value_name = "DIR")]
     cwd: Option<PathBuf>,
 
+    /// The project root (default: the nearest directory above the project holding `.git`,
+    /// else the project directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+
+    /// Read only the rule directories from the project root down to the project
+    /// directory, not those nested below it.
+    #[arg(long = "no-nested", global = true)]
+    no_nested: bool,
+
     /// The user's home directory (default: your home).
     #[arg(long, global = true, value_name = "DIR")]
     home: Option<PathBuf>,
@@ -237,6 +247,10 @@ fn main() -> ExitCode {
         options = options.allow_providers(cli.providers.iter().cloned());
     }
     options = options.deny_providers(cli.no_provider.iter().cloned());
+    if let Some(root) = &cli.root {
+        options = options.project_root(root);
+    }
+    options = options.descendants(!cli.no_nested);
     let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
     let terminal = std::io::stdout().is_terminal();
     let color = match cli.color {

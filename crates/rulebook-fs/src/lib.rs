@@ -532,3 +532,114 @@ pub fn owned_by_another_user(path: &Path) -> bool {
         false
     }
 }
+
+/// What [`find_named`] found below a root.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    /// For each wanted name, the directories (below the root, the root excluded) that hold
+    /// an entry of that name, sorted byte-wise.
+    pub by_name: std::collections::BTreeMap<String, Vec<PathBuf>>,
+    /// What could not be walked, and bounds reached.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One walk of `root` for every provider at once (E11): the directories below `root` that
+/// hold an entry named one of `names` (`.cursor`, `AGENTS.md`, …). The `ignore` crate's
+/// parallel walker, with the skip rules of [`walk_rules_dir`]: hidden entries (except the
+/// wanted names), `node_modules` and `.git` are skipped, `.gitignore` is respected in a
+/// repository and `.ignore` everywhere, links are not followed; a wanted directory is
+/// recorded and not descended. Bounded by [`MAX_WALK_DEPTH`] and [`MAX_WALK_ENTRIES`].
+/// A project with no nested rules costs this one traversal and no file reads.
+pub fn find_named(root: &Path, names: &[String]) -> Found {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let mut found = Found::default();
+    if names.is_empty() {
+        return found;
+    }
+    let hits: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let visited = AtomicUsize::new(0);
+    // `filter_entry` needs an owned, shareable set.
+    let wanted: std::sync::Arc<std::collections::HashSet<String>> =
+        std::sync::Arc::new(names.iter().cloned().collect());
+    let wanted_in_filter = wanted.clone();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .ignore(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(true)
+        .parents(true)
+        .follow_links(false)
+        .max_depth(Some(MAX_WALK_DEPTH))
+        .filter_entry(move |e| {
+            let name = e.file_name().to_string_lossy();
+            name != "node_modules"
+                && name != ".git"
+                && (!name.starts_with('.')
+                    || e.depth() == 0
+                    || wanted_in_filter.contains(name.as_ref()))
+        })
+        .build_parallel();
+    walker.run(|| {
+        Box::new(|entry| {
+            use ignore::WalkState;
+            if visited.fetch_add(1, Ordering::Relaxed) >= MAX_WALK_ENTRIES {
+                return WalkState::Quit;
+            }
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    if let Ok(mut errors) = errors.lock() {
+                        errors.push(err.to_string());
+                    }
+                    return WalkState::Continue;
+                }
+            };
+            if entry.depth() == 0 {
+                return WalkState::Continue;
+            }
+            let name = entry.file_name().to_string_lossy();
+            if wanted.contains(name.as_ref()) {
+                if let (Some(parent), Ok(mut hits)) = (entry.path().parent(), hits.lock()) {
+                    hits.push((name.into_owned(), parent.to_path_buf()));
+                }
+                // A rules directory is read by its provider, not walked here.
+                return WalkState::Skip;
+            }
+            WalkState::Continue
+        })
+    });
+    let mut hits = hits.into_inner().unwrap_or_default();
+    hits.sort();
+    for (name, dir) in hits {
+        if dir != root {
+            found.by_name.entry(name).or_default().push(dir);
+        }
+    }
+    for error in errors.into_inner().unwrap_or_default() {
+        found.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::WalkFailed,
+                format!("Could not walk part of {}: {error}", root.display()),
+            )
+            .with_path(root),
+        );
+    }
+    if visited.load(Ordering::Relaxed) > MAX_WALK_ENTRIES {
+        found.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::WalkFailed,
+                format!(
+                    "Stopped looking for nested rules in {} after {MAX_WALK_ENTRIES} entries; rules deeper in it were not found",
+                    root.display()
+                ),
+            )
+            .with_path(root),
+        );
+    }
+    found
+}

@@ -213,3 +213,101 @@ pub fn apply_whole_file_default(rule: &mut Rule) {
         rule.always_apply = Some(true);
     }
 }
+
+/// Where a project rule directory sits relative to the working directory (E11).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// The working directory itself.
+    Cwd,
+    /// An ancestor of the working directory, up to the project root: its rules' globs are
+    /// relative to it ([`Rule::glob_root`]).
+    Ancestor,
+    /// A directory below the working directory; its path relative to the working directory,
+    /// `/`-separated. Its rules apply under it ([`scope_to_directory`]).
+    Descendant(String),
+}
+
+/// A directory that may hold a provider's project rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectDir {
+    /// The directory (the rules are in `dir/<provider's directory>`).
+    pub dir: std::path::PathBuf,
+    /// Where it sits.
+    pub place: Place,
+}
+
+/// The directories whose project rules a provider reads, in push order (nearest first, so
+/// the rule nearest the working directory wins a name clash): the working directory; then,
+/// with [`Mechanisms::project_chain`], its ancestors up to the project root; then the
+/// directories below it that hold an entry named `marker` (`.cursor`), from the one walk
+/// of the run ([`LoadContext::nested`]).
+pub fn project_dirs(ctx: &LoadContext, marker: &str) -> Vec<ProjectDir> {
+    let mut dirs = vec![ProjectDir {
+        dir: ctx.cwd.clone(),
+        place: Place::Cwd,
+    }];
+    if ctx.mechanisms.project_chain && ctx.cwd.starts_with(&ctx.project_root) {
+        for ancestor in ctx.cwd.ancestors().skip(1) {
+            if !ancestor.starts_with(&ctx.project_root) {
+                break;
+            }
+            dirs.push(ProjectDir {
+                dir: ancestor.to_path_buf(),
+                place: Place::Ancestor,
+            });
+        }
+    }
+    for dir in ctx.nested_dirs(marker) {
+        let Ok(rel) = dir.strip_prefix(&ctx.cwd) else {
+            continue;
+        };
+        let rel: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if rel.is_empty() {
+            continue;
+        }
+        dirs.push(ProjectDir {
+            dir: dir.clone(),
+            place: Place::Descendant(rel.join("/")),
+        });
+    }
+    dirs
+}
+
+/// Makes a rule of a nested rule directory apply under its directory `rel` (relative to the
+/// working directory, E11): its globs are rebased onto the directory (`*.tsx` →
+/// `rel/**/*.tsx`, `src/*.ts` → `rel/src/*.ts`); a rule that would apply always, or that
+/// has no globs, gets `rel/**` instead; a rule with no description gets "Instructions for
+/// folder 'rel'", so it is listed and readable through `rule://` too.
+pub fn scope_to_directory(rule: &mut Rule, rel: &str) {
+    let rebased: Vec<String> = match rule.globs.as_deref() {
+        Some(globs) if !globs.is_empty() => globs
+            .iter()
+            .map(|g| {
+                let g = g.trim();
+                let g = g
+                    .strip_prefix("./")
+                    .or_else(|| g.strip_prefix('/'))
+                    .unwrap_or(g);
+                if g.contains('/') {
+                    format!("{rel}/{g}")
+                } else {
+                    format!("{rel}/**/{g}")
+                }
+            })
+            .collect(),
+        _ => vec![format!("{rel}/**")],
+    };
+    rule.globs = Some(rebased);
+    rule.glob_dialect = GlobDialect::Cursor;
+    rule.glob_root = None;
+    if rule.always_apply == Some(true) || rule.activation == Some(Activation::AlwaysOn) {
+        rule.always_apply = None;
+        rule.activation = Some(Activation::Glob);
+    }
+    if rule.description.as_deref().is_none_or(str::is_empty) {
+        rule.description = Some(format!("Instructions for folder '{rel}'"));
+    }
+}

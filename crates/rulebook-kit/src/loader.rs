@@ -100,6 +100,25 @@ impl FileLoader {
         out: &mut LoadResult<Rule>,
         name: &dyn Fn(&Path) -> String,
     ) {
+        self.load_dir_where(dir, extensions, level, project_root, out, name, &|_| true);
+    }
+
+    /// As [`FileLoader::load_dir_named`], reading only the files `keep` accepts (Cline
+    /// leaves `workflows/`, `hooks/` and `skills/` out of its rules).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the loader's arguments plus two hooks"
+    )]
+    pub fn load_dir_where(
+        &self,
+        dir: &Path,
+        extensions: &[&str],
+        level: Level,
+        project_root: Option<&Path>,
+        out: &mut LoadResult<Rule>,
+        name: &dyn Fn(&Path) -> String,
+        keep: &dyn Fn(&Path) -> bool,
+    ) {
         let checked = self.read_options(level, project_root);
         // A root that is itself outside (`.clinerules -> /`) is refused before it is walked;
         // each file is checked again when it is opened (see `read_rule_file`), since a walk
@@ -125,9 +144,70 @@ impl FileLoader {
         }
         let walked = walk_rules_dir(dir, extensions);
         out.diagnostics.extend(walked.diagnostics);
-        for path in &walked.files {
+        for path in walked.files.iter().filter(|p| keep(p)) {
             self.load_one(path, &name(path), level, &checked, out);
         }
+    }
+
+    /// Loads the project rules of `rel_dir` (`.cursor/rules`) in every project directory
+    /// ([`crate::project_dirs`], E11), nearest first: the working directory, its ancestors
+    /// up to the project root (their rules' globs relative to them), the directories below
+    /// it (their rules named `<dir key>:<stem>`). Returns the descendants' rules (index in
+    /// `out.items`, directory relative to the working directory), for the provider to scope
+    /// with [`crate::scope_to_directory`] once it has read them fully.
+    pub fn load_project_dirs(
+        &self,
+        ctx: &LoadContext,
+        rel_dir: &Path,
+        extensions: &[&str],
+        out: &mut LoadResult<Rule>,
+    ) -> Vec<(usize, String)> {
+        let marker = rel_dir
+            .components()
+            .next()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let boundary = if ctx.mechanisms.project_chain {
+            ctx.project_root.clone()
+        } else {
+            ctx.cwd.clone()
+        };
+        let mut descendants = Vec::new();
+        for project in crate::project_dirs(ctx, &marker) {
+            let dir = project.dir.join(rel_dir);
+            let first = out.items.len();
+            match &project.place {
+                crate::Place::Cwd | crate::Place::Ancestor => {
+                    self.load_dir(&dir, extensions, Level::Project, Some(&boundary), out);
+                }
+                crate::Place::Descendant(_) => {
+                    let namer = |path: &Path| {
+                        crate::dir_scoped_name(
+                            &project.dir,
+                            &stem(path),
+                            &ctx.project_root,
+                            &ctx.home,
+                        )
+                    };
+                    self.load_dir_named(
+                        &dir,
+                        extensions,
+                        Level::Project,
+                        Some(&boundary),
+                        out,
+                        &namer,
+                    );
+                }
+            }
+            for i in first..out.items.len() {
+                match &project.place {
+                    crate::Place::Cwd => {}
+                    crate::Place::Ancestor => out.items[i].glob_root = Some(project.dir.clone()),
+                    crate::Place::Descendant(rel) => descendants.push((i, rel.clone())),
+                }
+            }
+        }
+        descendants
     }
 
     /// Loads one file as the rule `name` (a missing file is not an error: nothing loads).

@@ -1,33 +1,36 @@
-//! The Cline rules provider (behaviour.md §5).
+//! The Cline rules provider (behaviour.md §5; SPEC-providers §3.10).
 //!
-//! Looks for the nearest `.clinerules` from the working directory upward (the only
-//! provider that searches upward):
-//! - a directory: every `*.md` in it (at any depth), named by file name;
-//! - a file: one rule named `clinerules` (always-apply in Extended, unless its frontmatter
-//!   sets `alwaysApply`).
+//! Reference (the original's reading): the nearest `.clinerules` from the working directory
+//! upward: a directory → every `*.md` in it (at any depth), named by file name; a file → one
+//! rule named `clinerules`. A `.clinerules` found above the project root, or owned by
+//! another user (anyone can plant one in a shared, sticky `/tmp`), is a warning naming
+//! where it is; a `.clinerules` that is a symbolic link to a directory is not followed (the
+//! original warns `Failed to read .clinerules at <path>` and loads nothing from it).
 //!
-//! How far up it looks depends on the profile:
-//! - Reference searches up to the filesystem root, as the original does, but a
-//!   `.clinerules` found above the project root (the repository root, else the working
-//!   directory) is a warning naming where it is, and so is one owned by another user: in a
-//!   shared parent such as a sticky `/tmp`, anyone can plant one. A `.clinerules` that is a
-//!   symbolic link to a directory is not followed: the original warns
-//!   `Failed to read .clinerules at <path>` and loads nothing from it.
-//! - Extended never looks above the project root (Cline reads `.clinerules` at the
-//!   workspace root only), follows a link to a directory (subject to E10), and warns too
-//!   about a source owned by another user.
+//! Extended (as Cline reads it, its `UI/cline-rules.ts` and `UI/rule-conditionals.ts`):
+//! - `.clinerules` at the workspace root (the working directory) only, never upward;
+//! - a directory: `*.md` and `*.txt` at any depth, but not `workflows/`, `hooks/` or
+//!   `skills/`; a file: one always-apply rule `clinerules`;
+//! - no `paths` → always-apply; `paths` a non-empty list of patterns → attached to matching
+//!   files, anchored at the workspace root (a description `Applies to …` is synthesized when
+//!   there is none); `paths: []` → never applies; any other `paths` → a warning, and the
+//!   rule applies everywhere (Cline fails open);
+//! - user rules from `~/Documents/Cline/Rules`, `~/Cline/Rules` and `~/.cline/rules`, after
+//!   the workspace's (which win a name clash).
 //!
-//! There is no user-level source. Fields follow [`FIELD_POLICY`]. The project
-//! boundary of Extended E10 is the directory that holds `.clinerules`.
+//! Fields follow [`FIELD_POLICY`]. The project boundary of Extended E10 is the workspace.
 //!
-//! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+//! Depends on `rulebook-kit`.
 
 use std::path::Path;
 
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
-use rulebook_kit::{Diagnostic, DiagnosticCode, Level, Profile, Rule, apply_whole_file_default};
+use rulebook_kit::{
+    Activation, Diagnostic, DiagnosticCode, GlobDialect, Level, Profile, Rule, Value,
+    apply_whole_file_default,
+};
 use rulebook_kit::{FileLoader, owned_by_another_user};
 use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
 
@@ -37,6 +40,20 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
     AlwaysApplyPolicy::Boolean,
     GlobsPolicy::StringsOnly,
 );
+
+/// The keys Cline rules may set: the common ones (read by the original) and `paths`.
+const KNOWN_KEYS: &[rulebook_kit::KnownKey] = &[
+    COMMON_KEYS[0],
+    COMMON_KEYS[1],
+    COMMON_KEYS[2],
+    COMMON_KEYS[3],
+    COMMON_KEYS[4],
+    COMMON_KEYS[5],
+    rulebook_kit::KnownKey::new(
+        "paths",
+        "files the rule applies to, anchored at the workspace root (Extended)",
+    ),
+];
 
 /// The Cline provider (id `cline`, priority 40).
 #[derive(Debug, Clone, Copy, Default)]
@@ -52,7 +69,7 @@ impl Provider<RuleCapability> for ClineProvider {
     }
 
     fn description(&self) -> &'static str {
-        "Cline rules: the nearest .clinerules from the working directory upward (a file, or a directory of *.md)"
+        "Cline rules: .clinerules (a file, or a directory of *.md and *.txt) and the user's Cline/Rules (Extended); the nearest .clinerules upward (Reference)"
     }
 
     fn priority(&self) -> i32 {
@@ -60,47 +77,162 @@ impl Provider<RuleCapability> for ClineProvider {
     }
 
     fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
-        COMMON_KEYS
+        KNOWN_KEYS
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let loader = FileLoader::new(ctx, "cline", "Cline", FIELD_POLICY);
         let mut out = LoadResult::default();
-        let extended = ctx.profile == Profile::Extended;
-        let project_root = ctx.repo_root.as_deref().unwrap_or(&ctx.cwd);
-        // Extended stops at the project root; Reference goes on to `/`, as the original does.
-        let mut dirs = ctx.cwd.ancestors();
-        let found = dirs.find_map(|dir| {
-            let candidate = dir.join(".clinerules");
-            let meta = std::fs::symlink_metadata(&candidate).ok()?;
-            Some((candidate, meta))
-        });
-        let found = found.filter(|(source, _)| {
-            !extended || source.parent().is_some_and(|p| p.starts_with(project_root))
-        });
-        if let Some((source, meta)) = found {
-            let root = source.parent();
-            warn_if_untrusted(&source, root, project_root, &mut out);
-            let is_dir = std::fs::metadata(&source).is_ok_and(|m| m.is_dir());
-            if is_dir && meta.file_type().is_symlink() && !extended {
-                out.diagnostics.push(
-                    Diagnostic::warning(
-                        DiagnosticCode::ReadFailed,
-                        format!("Failed to read .clinerules at {}", source.display()),
-                    )
-                    .with_path(&source),
-                );
-            } else if is_dir {
-                loader.load_dir(&source, &["md"], Level::Project, root, &mut out);
-            } else if let Some(i) =
-                loader.load_file(&source, "clinerules", Level::Project, root, &mut out)
-            {
-                if extended {
-                    apply_whole_file_default(&mut out.items[i]);
-                }
-            }
+        if ctx.profile == Profile::Extended {
+            load_as_cline(ctx, &loader, &mut out);
+        } else {
+            load_as_original(ctx, &loader, &mut out);
         }
         Ok(out)
+    }
+}
+
+/// Reference: the nearest `.clinerules` from the working directory upward, as the original
+/// reads it.
+fn load_as_original(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Rule>) {
+    let found = ctx.cwd.ancestors().find_map(|dir| {
+        let candidate = dir.join(".clinerules");
+        let meta = std::fs::symlink_metadata(&candidate).ok()?;
+        Some((candidate, meta))
+    });
+    let Some((source, meta)) = found else {
+        return;
+    };
+    let root = source.parent();
+    warn_if_untrusted(&source, root, &ctx.project_root, out);
+    let is_dir = std::fs::metadata(&source).is_ok_and(|m| m.is_dir());
+    if is_dir && meta.file_type().is_symlink() {
+        out.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::ReadFailed,
+                format!("Failed to read .clinerules at {}", source.display()),
+            )
+            .with_path(&source),
+        );
+    } else if is_dir {
+        loader.load_dir(&source, &["md"], Level::Project, root, out);
+    } else {
+        loader.load_file(&source, "clinerules", Level::Project, root, out);
+    }
+}
+
+/// The user rule directories Cline reads (SPEC-providers §3.10), in order.
+const USER_DIRS: &[&str] = &["Documents/Cline/Rules", "Cline/Rules", ".cline/rules"];
+
+/// The directories of `.clinerules/` that hold no rules for Cline.
+const NOT_RULES: &[&str] = &["workflows", "hooks", "skills"];
+
+/// Extended: as Cline reads its rules. `.clinerules` at the workspace root (the working
+/// directory) only, never searched upward; in a directory, `*.md` and `*.txt` at any depth
+/// but `workflows/`, `hooks/` and `skills/`; then the user's rule directories. A rule
+/// without `paths` is always active; `paths` (a non-empty list of patterns) attaches it
+/// to matching files, anchored at the workspace root; `paths: []` turns it off; any other
+/// `paths` is a warning and the rule stays active (Cline fails open).
+fn load_as_cline(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Rule>) {
+    let source = ctx.cwd.join(".clinerules");
+    let first = out.items.len();
+    if let Ok(meta) = std::fs::metadata(&source) {
+        warn_if_untrusted(&source, Some(&ctx.cwd), &ctx.cwd, out);
+        if meta.is_dir() {
+            load_rules_dir(loader, &source, Level::Project, Some(&ctx.cwd), out);
+        } else if let Some(i) =
+            loader.load_file(&source, "clinerules", Level::Project, Some(&ctx.cwd), out)
+        {
+            apply_whole_file_default(&mut out.items[i]);
+        }
+    }
+    let whole_file = std::fs::metadata(&source).is_ok_and(|m| m.is_file());
+    for rel in USER_DIRS {
+        if let Some(dir) = ctx.in_home(rel) {
+            load_rules_dir(loader, &dir, Level::User, None, out);
+        }
+    }
+    let start = if whole_file { first + 1 } else { first };
+    for i in start..out.items.len() {
+        if let Some(d) = apply_paths(&mut out.items[i]) {
+            out.diagnostics.push(d);
+        }
+    }
+}
+
+fn load_rules_dir(
+    loader: &FileLoader,
+    dir: &Path,
+    level: Level,
+    root: Option<&Path>,
+    out: &mut LoadResult<Rule>,
+) {
+    let keep = |path: &Path| {
+        path.strip_prefix(dir).is_ok_and(|rel| {
+            rel.components()
+                .next()
+                .is_none_or(|c| !NOT_RULES.iter().any(|n| c.as_os_str() == *n))
+                || rel.components().count() == 1
+        })
+    };
+    loader.load_dir_where(
+        dir,
+        &["md", "txt"],
+        level,
+        root,
+        out,
+        &rulebook_kit::stem,
+        &keep,
+    );
+}
+
+/// Cline's `paths` (its `UI/rule-conditionals.ts`): decides how the rule applies.
+fn apply_paths(rule: &mut Rule) -> Option<Diagnostic> {
+    let paths = rule.frontmatter.get("paths").cloned();
+    match paths {
+        None | Some(Value::Null) => {
+            rule.always_apply = Some(true);
+            rule.activation = Some(Activation::AlwaysOn);
+            None
+        }
+        Some(Value::List(items)) if items.is_empty() => {
+            rule.always_apply = None;
+            rule.activation = Some(Activation::Never);
+            None
+        }
+        Some(Value::List(items))
+            if items
+                .iter()
+                .all(|i| i.as_str().is_some_and(|s| !s.trim().is_empty())) =>
+        {
+            let globs: Vec<String> = items
+                .iter()
+                .filter_map(|i| i.as_str().map(str::to_owned))
+                .collect();
+            if rule.description.as_deref().is_none_or(str::is_empty) {
+                rule.description = Some(format!("Applies to {}", globs.join(", ")));
+            }
+            rule.globs = Some(globs);
+            rule.glob_dialect = GlobDialect::Anchored;
+            rule.always_apply = None;
+            rule.activation = Some(Activation::Glob);
+            None
+        }
+        Some(other) => {
+            rule.always_apply = Some(true);
+            rule.activation = Some(Activation::AlwaysOn);
+            Some(
+                Diagnostic::warning(
+                    DiagnosticCode::WrongType,
+                    format!(
+                        "`paths` in {} is {}, not a non-empty list of patterns; Cline ignores it and applies the rule everywhere",
+                        rule.path.display(),
+                        other.type_name()
+                    ),
+                )
+                .with_path(&rule.path),
+            )
+        }
     }
 }
 

@@ -18,7 +18,9 @@ use rulebook_kit::FileLoader;
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
-use rulebook_kit::{Level, Profile, Rule, apply_whole_file_default};
+use std::path::Path;
+
+use rulebook_kit::{Level, Profile, Rule, apply_whole_file_default, scope_to_directory};
 use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
 
 /// Cursor's field coercion: its row of behaviour.md §5's table.
@@ -55,6 +57,10 @@ impl Provider<RuleCapability> for CursorProvider {
         COMMON_KEYS
     }
 
+    fn nested_names(&self) -> Vec<String> {
+        vec![".cursor".to_owned()]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let loader = FileLoader::new(ctx, "cursor", "Cursor", FIELD_POLICY);
         let mut out = LoadResult::default();
@@ -62,13 +68,10 @@ impl Provider<RuleCapability> for CursorProvider {
         if let Some(user) = ctx.in_home(dir) {
             loader.load_dir(&user, EXTENSIONS, Level::User, None, &mut out);
         }
-        loader.load_dir(
-            &ctx.cwd.join(dir),
-            EXTENSIONS,
-            Level::Project,
-            Some(&ctx.cwd),
-            &mut out,
-        );
+        let nested = loader.load_project_dirs(ctx, Path::new(dir), EXTENSIONS, &mut out);
+        for (i, rel) in nested {
+            scope_to_directory(&mut out.items[i], &rel);
+        }
         if ctx.profile == Profile::Extended {
             let legacy = ctx.cwd.join(".cursorrules");
             if let Some(i) = loader.load_file(

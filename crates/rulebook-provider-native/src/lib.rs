@@ -138,6 +138,15 @@ impl Provider<RuleCapability> for NativeProvider {
         COMMON_KEYS
     }
 
+    fn nested_names(&self) -> Vec<String> {
+        self.config
+            .project_dir
+            .components()
+            .next()
+            .map(|c| vec![c.as_os_str().to_string_lossy().into_owned()])
+            .unwrap_or_default()
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<rulebook_kit::Rule>, ProviderError> {
         let loader = FileLoader::new(
             ctx,
@@ -146,13 +155,10 @@ impl Provider<RuleCapability> for NativeProvider {
             FIELD_POLICY,
         );
         let mut out = LoadResult::default();
-        loader.load_dir(
-            &ctx.cwd.join(&self.config.project_dir),
-            EXTENSIONS,
-            Level::Project,
-            Some(&ctx.cwd),
-            &mut out,
-        );
+        let nested = loader.load_project_dirs(ctx, &self.config.project_dir, EXTENSIONS, &mut out);
+        for (i, rel) in nested {
+            rulebook_kit::scope_to_directory(&mut out.items[i], &rel);
+        }
         if let Some(user) = ctx.in_home(&self.config.user_dir) {
             loader.load_dir(&user, EXTENSIONS, Level::User, None, &mut out);
         }

@@ -18,6 +18,8 @@
 //!
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
 
+use std::path::Path;
+
 use rulebook_kit::FileLoader;
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
@@ -73,6 +75,10 @@ impl Provider<RuleCapability> for WindsurfProvider {
         KNOWN_KEYS
     }
 
+    fn nested_names(&self) -> Vec<String> {
+        vec![".windsurf".to_owned()]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let extended = ctx.profile == Profile::Extended;
         let loader = FileLoader::new(ctx, "windsurf", "Windsurf", FIELD_POLICY);
@@ -90,13 +96,7 @@ impl Provider<RuleCapability> for WindsurfProvider {
                 }
             }
         }
-        loader.load_dir(
-            &ctx.cwd.join(".windsurf/rules"),
-            &["md"],
-            Level::Project,
-            Some(&ctx.cwd),
-            &mut out,
-        );
+        let nested = loader.load_project_dirs(ctx, Path::new(".windsurf/rules"), &["md"], &mut out);
         if extended {
             let legacy = ctx.cwd.join(".windsurfrules");
             if let Some(i) = loader.load_file(
@@ -116,6 +116,10 @@ impl Provider<RuleCapability> for WindsurfProvider {
                     out.diagnostics.push(d);
                 }
             }
+        }
+        // Scoped last: a nested `trigger: always_on` applies under its directory only.
+        for (i, rel) in nested {
+            rulebook_kit::scope_to_directory(&mut out.items[i], &rel);
         }
         Ok(out)
     }

@@ -120,6 +120,9 @@ pub struct Mechanisms {
     /// A later item that is the same file as an earlier one (by real path) is shadowed by
     /// it ("same file as …").
     pub same_file_dedup: bool,
+    /// E11: project rule directories are read in every directory from the project root
+    /// down to the working directory, not in the working directory alone.
+    pub project_chain: bool,
 }
 
 impl Mechanisms {
@@ -131,6 +134,7 @@ impl Mechanisms {
         recover_misread_values: false,
         detailed_read_errors: false,
         same_file_dedup: false,
+        project_chain: false,
     };
 
     /// The Extended profile's (the default): E4, E8, E9 (1 MiB), E10, same-file dedup.
@@ -141,6 +145,7 @@ impl Mechanisms {
         recover_misread_values: true,
         detailed_read_errors: true,
         same_file_dedup: true,
+        project_chain: true,
     };
 
     /// The mechanisms of a profile.
@@ -179,6 +184,10 @@ pub struct LoadContext {
     pub mechanisms: Mechanisms,
     /// Options of individual providers: `(provider id, key) → value`.
     pub provider_options: std::collections::BTreeMap<(String, String), String>,
+    /// E11 descendants: for each name providers asked for ([`Provider::nested_names`]),
+    /// the directories below `cwd` holding an entry of that name, found by one walk for
+    /// all providers. `None`: descendants are not read.
+    pub nested: Option<std::collections::BTreeMap<String, Vec<PathBuf>>>,
 }
 
 impl LoadContext {
@@ -195,6 +204,7 @@ impl LoadContext {
             profile: Profile::default(),
             mechanisms: Mechanisms::default(),
             provider_options: std::collections::BTreeMap::new(),
+            nested: None,
         }
     }
 
@@ -212,6 +222,13 @@ impl LoadContext {
     #[must_use]
     pub fn project_root_markers(mut self, markers: &[&str]) -> Self {
         self.project_root = find_root(&self.cwd, markers).unwrap_or_else(|| self.cwd.clone());
+        self
+    }
+
+    /// Sets the project root (E11) to a directory of your own instead of finding it.
+    #[must_use]
+    pub fn project_root_at(mut self, root: impl Into<PathBuf>) -> Self {
+        self.project_root = root.into();
         self
     }
 
@@ -233,6 +250,22 @@ impl LoadContext {
         self.provider_options
             .get(&(provider.to_owned(), key.to_owned()))
             .map(String::as_str)
+    }
+
+    /// Sets the descendants found below `cwd` (see [`LoadContext::nested`]).
+    #[must_use]
+    pub fn nested(mut self, nested: std::collections::BTreeMap<String, Vec<PathBuf>>) -> Self {
+        self.nested = Some(nested);
+        self
+    }
+
+    /// The directories below `cwd` holding an entry named `name`, sorted; empty when
+    /// descendants are not read.
+    pub fn nested_dirs(&self, name: &str) -> &[PathBuf] {
+        self.nested
+            .as_ref()
+            .and_then(|n| n.get(name))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Sets the loading mechanisms.
@@ -325,6 +358,12 @@ pub trait Provider<C: Capability>: Send + Sync {
     /// any other key as unknown, per provider. Empty (the default): no key is checked.
     fn known_keys(&self) -> &[KnownKey] {
         &[]
+    }
+    /// The names of directory entries (`.cursor`, `AGENTS.md`) this provider wants found
+    /// below the working directory (E11 descendants): the facade walks once for all
+    /// providers and hands the hits over in [`LoadContext::nested`].
+    fn nested_names(&self) -> Vec<String> {
+        Vec::new()
     }
 }
 
@@ -544,6 +583,20 @@ impl<C: Capability> Registry<C> {
         // A stable sort keeps registration order on ties.
         ordered.sort_by_key(|p| std::cmp::Reverse(p.priority()));
         ordered
+    }
+
+    /// The names every enabled provider wants found below the working directory, sorted,
+    /// each once.
+    pub fn nested_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .ordered()
+            .into_iter()
+            .filter(|p| self.is_enabled(p.id()))
+            .flat_map(|p| p.nested_names())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// Every registered provider, in load order, with whether it is enabled.

@@ -158,6 +158,8 @@ pub struct Options {
     max_file_size: Option<u64>,
     extra: Vec<SharedProvider>,
     root_markers: Option<Vec<String>>,
+    root: Option<PathBuf>,
+    no_descendants: bool,
 }
 
 impl std::fmt::Debug for Options {
@@ -260,6 +262,21 @@ impl Options {
         self
     }
 
+    /// E11: the project root, given instead of found by its markers.
+    #[must_use]
+    pub fn project_root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.root = Some(root.into());
+        self
+    }
+
+    /// E11: read nested rule directories below the working directory (the default, in
+    /// Extended), or only the chain from the project root down to it (`false`).
+    #[must_use]
+    pub fn descendants(mut self, yes: bool) -> Self {
+        self.no_descendants = !yes;
+        self
+    }
+
     /// Loads providers one after the other instead of in parallel.
     #[must_use]
     pub fn sequential(mut self, yes: bool) -> Self {
@@ -299,6 +316,9 @@ impl Options {
             let markers: Vec<&str> = markers.iter().map(String::as_str).collect();
             ctx = ctx.project_root_markers(&markers);
         }
+        if let Some(root) = &self.root {
+            ctx = ctx.project_root_at(real(&absolute(root)));
+        }
         ctx
     }
 }
@@ -333,8 +353,15 @@ impl Rulebook {
     ) -> Self {
         let registry = options.registry();
         let home = home.map(|h| h.as_ref().to_path_buf());
-        let (cwd, home, checks) = directories(cwd.as_ref(), home);
-        let ctx = options.load_context(&cwd, &home);
+        let (cwd, home, mut checks) = directories(cwd.as_ref(), home);
+        let mut ctx = options.load_context(&cwd, &home);
+        // E11: one walk below the working directory for every provider's nested names.
+        if ctx.mechanisms.project_chain && !options.no_descendants && cwd.is_dir() {
+            let names = registry.nested_names();
+            let found = rulebook_kit::fs::find_named(&cwd, &names);
+            checks.extend(found.diagnostics);
+            ctx = ctx.nested(found.by_name);
+        }
         Self::discover_in(ctx, &registry).with_leading_diagnostics(checks)
     }
 

@@ -37,10 +37,16 @@ impl Scenario {
         let cwd = std::fs::read_to_string(self.root.join("cwd"))
             .map_or_else(|_| "project".to_owned(), |s| s.trim().to_owned());
         let root = std::fs::canonicalize(&self.root).unwrap();
+        // The project root (E11): `project/` unless the scenario names another in `root`
+        // (fixtures live inside this repository, whose own `.git` must not be the root).
+        let project_root = std::fs::read_to_string(self.root.join("root"))
+            .map_or_else(|_| "project".to_owned(), |s| s.trim().to_owned());
         Rulebook::discover(
             root.join(cwd),
             Some(root.join("home")),
-            &Options::new().profile(profile),
+            &Options::new()
+                .profile(profile)
+                .project_root(root.join(project_root)),
         )
     }
 
