@@ -84,6 +84,12 @@ impl Scenario {
                 if let Some(a) = rule.activation {
                     map.insert("activation".into(), json!(a));
                 }
+                if rule.glob_dialect != rulebook::stages::rule::GlobDialect::Cursor {
+                    map.insert("glob_dialect".into(), json!(rule.glob_dialect));
+                }
+                if let Some(root) = &rule.glob_root {
+                    map.insert("glob_root".into(), json!(self.rel(root)));
+                }
                 map.insert("content".into(), json!(rule.content));
                 v
             })
