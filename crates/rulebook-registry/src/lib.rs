@@ -592,7 +592,7 @@ impl<C: Capability> Registry<C> {
             .ordered()
             .into_iter()
             .filter(|p| self.is_enabled(p.id()))
-            .flat_map(|p| p.nested_names())
+            .flat_map(Provider::nested_names)
             .collect();
         names.sort();
         names.dedup();
