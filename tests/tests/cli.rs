@@ -595,3 +595,47 @@ cli_snapshot!(
     ["list", "--no-provider", "native,cline"]
 );
 cli_snapshot!(unknown_provider, ["list", "--providers", "nope"]);
+
+/// Runs `rulebook` in `fixtures/<fixture>/project/<cwd>` with the project root at
+/// `project/`; returns a redacted transcript.
+fn run_below(fixture: &str, cwd: &str, args: &[&str]) -> String {
+    let root = workspace_root();
+    let dir = root.join("fixtures").join(fixture);
+    let output = Command::new(rulebook_binary())
+        .args(args)
+        .arg("-C")
+        .arg(dir.join("project").join(cwd))
+        .arg("--root")
+        .arg(dir.join("project"))
+        .arg("--home")
+        .arg(dir.join("home"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let redact = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes).replace(&root.display().to_string(), "[ROOT]")
+    };
+    format!(
+        "$ rulebook {} (in project/{cwd})\nexit: {}\n--- stdout ---\n{}--- stderr ---\n{}",
+        args.join(" "),
+        output
+            .status
+            .code()
+            .map_or("signal".to_owned(), |c| c.to_string()),
+        redact(&output.stdout),
+        redact(&output.stderr)
+    )
+}
+
+/// E11 as a person sees it: every nested rule with its scope, from the root; the rules a
+/// file deep in `apps/api` gets, from `apps/api` (the root's rules included).
+#[test]
+fn monorepo_explain_and_match() {
+    insta::assert_snapshot!(run_below("monorepo", "", &["explain"]));
+    insta::assert_snapshot!(run_below(
+        "monorepo",
+        "apps/api",
+        &["match", "src/rest/middleware/scope.ts", "README.md"]
+    ));
+    insta::assert_snapshot!(run_below("monorepo", "", &["explain", "--no-nested"]));
+}

@@ -362,10 +362,13 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
             let name_pad = " ".repeat(name_width.saturating_sub(name.chars().count()));
             let _ = writeln!(
                 out.text,
-                "  {path}{path_pad}  {}{name_pad}  {} {}",
+                "  {path}{path_pad}  {}{name_pad}  {} {}{}",
                 out.bold(&name),
                 out.dim("→"),
-                fate_text(out, i)
+                fate_text(out, i),
+                super::scope(book, rule)
+                    .map(|s| out.dim(&format!(", {s}")))
+                    .unwrap_or_default()
             );
         }
     }

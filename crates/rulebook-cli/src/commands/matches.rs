@@ -163,8 +163,14 @@ pub(crate) fn run(out: &mut Printer<'_>, paths: &[PathBuf]) -> ExitCode {
                 Some(glob) => format!("by {}", escape(glob)),
                 None => "always-apply".to_owned(),
             };
+            let scope = rules
+                .iter()
+                .find(|r| r.path == h.path && r.name == h.name)
+                .and_then(|r| super::scope(book, r))
+                .map(|s| format!(", {s}"))
+                .unwrap_or_default();
             let detail = out.dim(&format!(
-                "({}, {})",
+                "({}, {}{scope})",
                 h.bucket.unwrap_or("no bucket"),
                 out.show(h.path)
             ));

@@ -9,7 +9,7 @@ pub(crate) mod matches;
 pub(crate) mod prompt;
 pub(crate) mod read;
 
-use rulebook::{Diagnostic, DiagnosticCode, RuleBucket, Rulebook};
+use rulebook::{Diagnostic, DiagnosticCode, Rule, RuleBucket, Rulebook};
 
 /// The diagnostics of files that were found but never became a rule: unreadable, too
 /// large (E9), outside the project (E10), not a regular file.
@@ -55,4 +55,46 @@ pub(crate) fn parse_bucket(name: &str) -> Result<Landed, String> {
     .ok_or_else(|| {
         format!("unknown bucket `{name}`: use ttsr, always-apply, rulebook, manual or none")
     })
+}
+
+/// Where a rule applies, when not everywhere in the project (E11), in words: a rule of a
+/// nested rule directory "applies under apps/api/"; a rule of an ancestor directory has
+/// "globs relative to ../". `None` for the working directory's own rules.
+pub(crate) fn scope(book: &Rulebook, rule: &Rule) -> Option<String> {
+    if let Some(root) = &rule.glob_root {
+        if root != book.cwd() {
+            let shown = crate::printer::escape(&book.display_path(root)).into_owned();
+            let shown = if book.cwd().starts_with(root) {
+                let up = book
+                    .cwd()
+                    .strip_prefix(root)
+                    .map_or(0, |r| r.components().count());
+                vec![".."; up].join("/")
+            } else {
+                shown
+            };
+            return Some(format!("globs relative to {shown}/"));
+        }
+    }
+    // A rule file below the working directory in a directory of its own (`apps/api/` of
+    // `apps/api/.cursor/rules/x.mdc`): the directories before the first hidden one.
+    let rel = rule.path.strip_prefix(book.cwd()).ok()?;
+    let dirs: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .take_while(|c| !c.starts_with('.'))
+        .collect();
+    let total = rel.components().count();
+    if dirs.is_empty() || dirs.len() + 1 >= total && !rule.name.contains(':') {
+        return None;
+    }
+    let dirs = if dirs.len() + 1 == total {
+        &dirs[..dirs.len()]
+    } else {
+        &dirs[..]
+    };
+    Some(format!(
+        "applies under {}/",
+        crate::printer::escape(&dirs.join("/"))
+    ))
 }
