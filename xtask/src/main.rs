@@ -224,6 +224,13 @@ fn bench(args: &[String]) -> Result<(), String> {
     } else {
         &[10, 100, 1000, 10_000]
     };
+    let monorepo = trees.join("monorepo");
+    let monorepo_files = synth::write_monorepo(&monorepo, 100_000, 50)
+        .map_err(|e| format!("writing {}: {e}", monorepo.display()))?;
+    eprintln!(
+        "xtask: wrote a monorepo of {monorepo_files} files under {}",
+        monorepo.display()
+    );
     let mut tree_args = Vec::new();
     for &n in sizes {
         let dir = trees.join(format!("n{n}"));
@@ -256,6 +263,7 @@ fn bench(args: &[String]) -> Result<(), String> {
         )
         .arg("--corpus")
         .arg(root().join("../shared/corpus"));
+    cmd.arg("--monorepo").arg(&monorepo);
     if quick {
         cmd.arg("--quick");
     }

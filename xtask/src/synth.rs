@@ -173,3 +173,63 @@ pub(crate) fn write_tree(out: &Path, rules: usize, seed: u64) -> std::io::Result
     }
     Ok((rules, bytes))
 }
+
+/// A monorepo for the E11 walk benchmark: `files` source files under `apps/*` and
+/// `packages/*` in deep trees, a `node_modules` and git-ignored `dist/` build directories
+/// of their own, and `nested` nested `.cursor/rules` directories of two rules each (one
+/// at the root too). A `.git` directory marks the root; `.gitignore` names `dist/` and
+/// `node_modules/` (so a plain `fd` skips them as rulebook does). Returns the files
+/// written.
+pub(crate) fn write_monorepo(dir: &Path, files: usize, nested: usize) -> std::io::Result<usize> {
+    let mut rng = Rng::new(7);
+    let root = dir.join("project");
+    if root.exists() {
+        fs::remove_dir_all(&root)?;
+    }
+    fs::create_dir_all(root.join(".git"))?;
+    fs::create_dir_all(dir.join("home"))?;
+    fs::write(root.join(".gitignore"), "dist/\nnode_modules/\n")?;
+    let mut written = 0;
+    let packages = 100;
+    let per_package = files / packages;
+    for p in 0..packages {
+        let kind = if p % 2 == 0 { "apps" } else { "packages" };
+        let base = root.join(kind).join(format!("pkg{p}"));
+        for f in 0..per_package {
+            // Deep trees: src/a{n}/b{m}/c{k}/file.ext
+            let sub = format!("src/a{}/b{}/c{}", f % 7, (f / 7) % 5, (f / 35) % 4);
+            let ext = EXTENSIONS[rng.below(EXTENSIONS.len())];
+            let path = base.join(sub).join(format!("file{f}.{ext}"));
+            fs::create_dir_all(path.parent().unwrap_or(&base))?;
+            fs::write(&path, "x")?;
+            written += 1;
+        }
+        // Build output and dependencies that must be skipped.
+        for d in ["dist", "node_modules/dep"] {
+            let skip = base.join(d).join(".cursor/rules");
+            fs::create_dir_all(&skip)?;
+            fs::write(
+                skip.join("skipped.mdc"),
+                "---\nalwaysApply: true\n---\nMust not load.\n",
+            )?;
+        }
+    }
+    let rules_at = |dir: &Path, tag: &str| -> std::io::Result<()> {
+        let rules = dir.join(".cursor/rules");
+        fs::create_dir_all(&rules)?;
+        fs::write(
+            rules.join(format!("{tag}-style.mdc")),
+            "---\ndescription: Style\nglobs: \"*.ts\"\n---\nUse strict mode.\n",
+        )?;
+        fs::write(
+            rules.join(format!("{tag}-always.mdc")),
+            "---\nalwaysApply: true\n---\nConventions of this package.\n",
+        )
+    };
+    rules_at(&root, "root")?;
+    for n in 0..nested {
+        let kind = if n % 2 == 0 { "apps" } else { "packages" };
+        rules_at(&root.join(kind).join(format!("pkg{n}")), &format!("n{n}"))?;
+    }
+    Ok(written)
+}
