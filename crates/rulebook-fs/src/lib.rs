@@ -62,7 +62,7 @@ pub const MAX_WALK_DEPTH: usize = 256;
 pub const MAX_WALK_ENTRIES: usize = 200_000;
 
 /// Lists the rule files under `dir` whose extension is one of `extensions` (without dot,
-/// case-sensitive). See the crate docs for the rules of the walk. A walk stops at
+/// case-sensitive; `["*"]`: every file). See the crate docs for the rules of the walk. A walk stops at
 /// [`MAX_WALK_DEPTH`] levels and [`MAX_WALK_ENTRIES`] entries, with a warning.
 pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
     let mut walked = Walked::default();
@@ -208,6 +208,10 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
 }
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {
+    if extensions == ["*"] {
+        // Any file (Roo reads rules of any extension).
+        return path.file_name().is_some();
+    }
     let (Some(ext), Some(stem)) = (path.extension(), path.file_stem()) else {
         return false;
     };

@@ -163,6 +163,8 @@ pub struct RuleFile<'a> {
     pub policy: FieldPolicy,
     /// Provider and level.
     pub source: &'a SourceMeta,
+    /// Fold kebab-case keys to camelCase first (see [`FileLoader::fold_kebab_keys`]).
+    pub fold_kebab_keys: bool,
 }
 
 /// Parses and coerces one rule file. Never fails: a file with broken frontmatter is still a
@@ -187,6 +189,10 @@ pub fn build_rule(file: &RuleFile<'_>, mechanisms: &Mechanisms) -> (Rule, Vec<Di
                 .at(w.line, w.column)
         })
         .collect();
+    let mut parsed = parsed;
+    if file.fold_kebab_keys {
+        parsed.frontmatter = fold_kebab_keys(parsed.frontmatter);
+    }
     let (fields, coerce_diagnostics) = coerce_fields(
         &parsed.frontmatter,
         file.policy,
@@ -203,6 +209,36 @@ pub fn build_rule(file: &RuleFile<'_>, mechanisms: &Mechanisms) -> (Rule, Vec<Di
     rule.ttsr_trigger = fields.ttsr_trigger;
     rule.condition = fields.condition;
     (rule, diagnostics)
+}
+
+/// `always-apply` → `alwaysApply`: every kebab-case key as camelCase; where both spellings
+/// are written, the camelCase one stands.
+fn fold_kebab_keys(map: Map) -> Map {
+    let mut out = Map::new();
+    let mut folded = Vec::new();
+    for (key, value) in map {
+        if key.contains('-') {
+            let mut camel = String::new();
+            let mut upper = false;
+            for c in key.chars() {
+                if c == '-' {
+                    upper = true;
+                } else if upper {
+                    camel.extend(c.to_uppercase());
+                    upper = false;
+                } else {
+                    camel.push(c);
+                }
+            }
+            folded.push((camel, value));
+        } else {
+            out.insert(key, value);
+        }
+    }
+    for (key, value) in folded {
+        out.entry(key).or_insert(value);
+    }
+    out
 }
 
 /// Extended E1: a whole-file source (`.cursorrules`, `.windsurfrules`, a `.clinerules`

@@ -17,6 +17,7 @@ pub struct FileLoader {
     policy: FieldPolicy,
     mechanisms: Mechanisms,
     raw: bool,
+    fold_kebab_keys: bool,
 }
 
 impl FileLoader {
@@ -36,7 +37,17 @@ impl FileLoader {
             policy,
             mechanisms: ctx.mechanisms,
             raw: false,
+            fold_kebab_keys: false,
         }
+    }
+
+    /// Folds kebab-case keys to camelCase before the fields are read (`always-apply` →
+    /// `alwaysApply`, `ttsr-trigger` → `ttsrTrigger`), as the original's `agents` provider
+    /// does; a key written both ways keeps the camelCase one.
+    #[must_use]
+    pub fn fold_kebab_keys(mut self, yes: bool) -> Self {
+        self.fold_kebab_keys = yes;
+        self
     }
 
     /// Reads files as raw bodies: no frontmatter is parsed, the whole text is the content
@@ -267,6 +278,7 @@ impl FileLoader {
             text: &read.text,
             policy: self.policy,
             source: &source,
+            fold_kebab_keys: self.fold_kebab_keys,
         };
         let (rule, diagnostics) = build_rule(&file, &self.mechanisms);
         out.diagnostics.extend(diagnostics);

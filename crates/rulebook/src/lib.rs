@@ -1,7 +1,8 @@
 //! rulebook: honour the rules people already wrote for their coding tools.
 //!
 //! [`Rulebook::discover`] runs the whole pipeline for a working directory and a home:
-//! the default providers (native `.xcsh`, Cursor, Windsurf, Cline; each a cargo feature)
+//! the default providers (native `.xcsh`, Cursor, Windsurf, Cline, and in Extended the
+//! original's `agents`, Continue, Roo and Zed; each a cargo feature)
 //! load rule files into one [`Rule`] shape, the [`Registry`] orders them by priority and
 //! deduplicates them by name, and the partition stage places every rule in a bucket:
 //! TTSR (registered with the [`TtsrManager`]), always-apply, rulebook, or (Extended)
@@ -199,6 +200,14 @@ fn default_providers(options: &Options) -> Vec<Box<dyn Provider<RuleCapability>>
         Box::new(rulebook_provider_windsurf::WindsurfProvider),
         #[cfg(feature = "cline")]
         Box::new(rulebook_provider_cline::ClineProvider),
+        #[cfg(feature = "agents")]
+        Box::new(rulebook_provider_agents::AgentsProvider),
+        #[cfg(feature = "continue")]
+        Box::new(rulebook_provider_continue::ContinueProvider),
+        #[cfg(feature = "roo")]
+        Box::new(rulebook_provider_roo::RooProvider),
+        #[cfg(feature = "zed")]
+        Box::new(rulebook_provider_zed::ZedProvider),
     ]
 }
 

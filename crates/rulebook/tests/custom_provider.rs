@@ -16,27 +16,27 @@ const POLICY: FieldPolicy = FieldPolicy::new(
     GlobsPolicy::StringsOnly,
 );
 
-/// Reads `.zed/rules/*.md` at priority 60: above Cursor, below native.
-struct Zed;
+/// Reads `.acme/rules/*.md` at priority 60: above Cursor, below native.
+struct Acme;
 
-impl Provider<RuleCapability> for Zed {
+impl Provider<RuleCapability> for Acme {
     fn id(&self) -> &'static str {
-        "zed"
+        "acme"
     }
     fn display_name(&self) -> &'static str {
-        "Zed"
+        "Acme"
     }
     fn description(&self) -> &'static str {
-        "Zed rules"
+        "Acme rules"
     }
     fn priority(&self) -> i32 {
         60
     }
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new(ctx, "zed", "Zed", POLICY);
+        let loader = FileLoader::new(ctx, "acme", "Acme", POLICY);
         let mut out = LoadResult::default();
         loader.load_dir(
-            &ctx.cwd.join(".zed/rules"),
+            &ctx.cwd.join(".acme/rules"),
             &["md"],
             Level::Project,
             Some(&ctx.cwd),
@@ -55,8 +55,8 @@ fn a_new_provider_takes_its_place_by_priority() {
         std::fs::write(path, text).unwrap();
     };
     write(
-        ".zed/rules/style.md",
-        "---\ndescription: zed style\n---\nZed.",
+        ".acme/rules/style.md",
+        "---\ndescription: zed style\n---\nAcme.",
     );
     write(
         ".cursor/rules/style.mdc",
@@ -65,23 +65,28 @@ fn a_new_provider_takes_its_place_by_priority() {
     let book = Rulebook::discover(
         dir.path(),
         Some(dir.path().join("home")),
-        &rulebook::Options::new().provider(Zed),
+        &rulebook::Options::new().provider(Acme),
     );
     let rulebook: Vec<(&str, &str)> = book
         .bucket(RuleBucket::Rulebook)
         .iter()
         .map(|r| (r.name.as_str(), r.source.provider.as_str()))
         .collect();
-    assert_eq!(rulebook, [("style", "zed")]);
+    assert_eq!(rulebook, [("style", "acme")]);
     let (loser, winner) = book.shadowed().next().unwrap();
     assert_eq!(
         (
             loser.source.provider.as_str(),
             winner.source.provider.as_str()
         ),
-        ("cursor", "zed")
+        ("cursor", "acme")
     );
     let ids: Vec<&str> = book.providers().iter().map(|p| p.id.as_str()).collect();
-    assert_eq!(ids, ["native", "zed", "cursor", "windsurf", "cline"]);
-    assert!(Path::new(&book.items().next().unwrap().path).ends_with(".zed/rules/style.md"));
+    assert_eq!(
+        ids,
+        [
+            "native", "agents", "acme", "cursor", "windsurf", "cline", "continue", "roo", "zed"
+        ]
+    );
+    assert!(Path::new(&book.items().next().unwrap().path).ends_with(".acme/rules/style.md"));
 }

@@ -309,6 +309,7 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
         .map(|e| escape(&e.item.name).chars().count())
         .max()
         .unwrap_or(0);
+    let mut quiet: Vec<String> = Vec::new();
     for info in book.providers() {
         if provider.is_some_and(|p| p != info.id) {
             continue;
@@ -323,7 +324,15 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
         } else {
             Vec::new()
         };
-        if bucket.is_some() && indices.is_empty() {
+        if indices.is_empty() && refused.is_empty() {
+            // Said once, after the others: a list of providers with nothing to show.
+            if bucket.is_none() {
+                quiet.push(format!(
+                    "{} ({})",
+                    escape(&info.display_name),
+                    escape(&info.id)
+                ));
+            }
             continue;
         }
         let state = if info.enabled { "" } else { ", disabled" };
@@ -371,6 +380,10 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
                     .unwrap_or_default()
             );
         }
+    }
+    if !quiet.is_empty() {
+        let line = out.dim(&format!("No rule files for: {}", quiet.join(", ")));
+        let _ = writeln!(out.text, "\n{line}");
     }
     let diagnostics: Vec<&Diagnostic> = book
         .diagnostics()

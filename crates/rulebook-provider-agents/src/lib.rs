@@ -1,0 +1,126 @@
+//! The `agents` rules provider: the fifth provider the original added after the seeds
+//! were written (SPEC-providers §3.1), Extended only (behaviour.md §11: not in the seeds).
+//!
+//! - Project: `.agent/rules` then `.agents/rules` in each directory from the working
+//!   directory up to the repository root (outside a repository: up to the home when the
+//!   working directory is under it; else up to `/`), nearest first, so the nearest rule wins
+//!   a name clash.
+//! - User: `~/.agent/rules`, then `~/.agents/rules`. When the working directory is the home,
+//!   the same directories load as project and as user rules; the user copies are shadowed.
+//! - `*.md` and `*.mdc` at any depth, named by file name; kebab-case keys are folded to
+//!   camelCase (`always-apply` → `alwaysApply`, `ttsr-trigger` → `ttsrTrigger`), as the
+//!   original does for this provider.
+//!
+//! Depends on `rulebook-kit`.
+//!
+//! ```
+//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_provider_agents::AgentsProvider;
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::create_dir_all(dir.path().join(".agents/rules"))?;
+//! std::fs::write(dir.path().join(".agents/rules/k.md"), "---\nalways-apply: true\n---\nBody.")?;
+//! let loaded = AgentsProvider.load(&LoadContext::new(dir.path(), ""))?;
+//! assert_eq!(loaded.items[0].always_apply, Some(true));
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
+
+use std::path::PathBuf;
+
+use rulebook_kit::coerce::{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+};
+use rulebook_kit::{
+    FileLoader, KnownKey, Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule,
+    RuleCapability,
+};
+
+/// The original reads these files with the native provider's coercion.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOrScalarText,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::ScalarElementsAsText,
+);
+
+/// The keys `agents` rules may set: the common ones, and their kebab-case spellings.
+pub const KNOWN_KEYS: &[KnownKey] = &[
+    COMMON_KEYS[0],
+    COMMON_KEYS[1],
+    COMMON_KEYS[2],
+    COMMON_KEYS[3],
+    COMMON_KEYS[4],
+    COMMON_KEYS[5],
+    KnownKey::new("always-apply", "alwaysApply, in kebab case"),
+    KnownKey::new("ttsr-trigger", "ttsrTrigger, in kebab case"),
+    KnownKey::new(
+        "interrupt-mode",
+        "how a TTSR rule interrupts (read by the original)",
+    ),
+];
+
+const EXTENSIONS: &[&str] = &["md", "mdc"];
+const DIRS: &[&str] = &[".agent/rules", ".agents/rules"];
+
+/// The `agents` provider (id `agents`, priority 70).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AgentsProvider;
+
+impl Provider<RuleCapability> for AgentsProvider {
+    fn id(&self) -> &'static str {
+        "agents"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Agents"
+    }
+
+    fn description(&self) -> &'static str {
+        "Agents standard rules: .agent/rules and .agents/rules from the working directory up to the repository root, then the user's (Extended)"
+    }
+
+    fn priority(&self) -> i32 {
+        70
+    }
+
+    fn known_keys(&self) -> &[KnownKey] {
+        KNOWN_KEYS
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let mut out = LoadResult::default();
+        if ctx.profile != Profile::Extended {
+            return Ok(out);
+        }
+        let loader = FileLoader::new(ctx, "agents", "Agents", FIELD_POLICY).fold_kebab_keys(true);
+        // Up to the repository root (the project root found from it); outside one, up to
+        // the home when under it; else `/`.
+        let stop: Option<PathBuf> = ctx
+            .repo_root
+            .as_ref()
+            .map(|_| ctx.project_root.clone())
+            .or_else(|| {
+                (!ctx.home.as_os_str().is_empty() && ctx.cwd.starts_with(&ctx.home))
+                    .then(|| ctx.home.clone())
+            });
+        for dir in ctx.cwd.ancestors() {
+            for sub in DIRS {
+                loader.load_dir(
+                    &dir.join(sub),
+                    EXTENSIONS,
+                    Level::Project,
+                    Some(dir),
+                    &mut out,
+                );
+            }
+            if stop.as_deref() == Some(dir) {
+                break;
+            }
+        }
+        for sub in DIRS {
+            if let Some(user) = ctx.in_home(sub) {
+                loader.load_dir(&user, EXTENSIONS, Level::User, None, &mut out);
+            }
+        }
+        Ok(out)
+    }
+}

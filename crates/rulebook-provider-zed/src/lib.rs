@@ -1,0 +1,106 @@
+//! The Zed rules provider (SPEC-providers §3.9), Extended only: `<project root>/.rules`,
+//! one always-apply rule named `rules`, its text trimmed (Zed parses no frontmatter).
+//!
+//! Zed reads one file per worktree, the first of `.rules`, `.cursorrules`,
+//! `.windsurfrules`, `.clinerules`, `.github/copilot-instructions.md`, `AGENT.md`,
+//! `AGENTS.md`, `CLAUDE.md`, `GEMINI.md` that exists. The other names belong to their own
+//! providers, so rulebook reads them all; when `.rules` is there with one of them, an
+//! `info` says Zed would use only `.rules`.
+//!
+//! Depends on `rulebook-kit`.
+//!
+//! ```
+//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_provider_zed::ZedProvider;
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::write(dir.path().join(".rules"), "  Keep it short.\n")?;
+//! let loaded = ZedProvider.load(&LoadContext::new(dir.path(), ""))?;
+//! assert_eq!(loaded.items[0].content, "Keep it short.");
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
+
+use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+use rulebook_kit::{
+    Activation, Diagnostic, DiagnosticCode, FileLoader, KnownKey, Level, LoadContext, LoadResult,
+    Profile, Provider, ProviderError, Rule, RuleCapability,
+};
+
+/// Zed reads no frontmatter; the policy only matters to nothing (bodies are raw).
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::StringsOnly,
+);
+
+/// The names Zed would prefer or pass over for `.rules`, in its order.
+const OTHER_NAMES: &[&str] = &[
+    ".cursorrules",
+    ".windsurfrules",
+    ".clinerules",
+    ".github/copilot-instructions.md",
+    "AGENT.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+];
+
+/// The Zed provider (id `zed`, priority 20).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ZedProvider;
+
+impl Provider<RuleCapability> for ZedProvider {
+    fn id(&self) -> &'static str {
+        "zed"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Zed"
+    }
+
+    fn description(&self) -> &'static str {
+        "Zed rules: .rules at the project root (Extended)"
+    }
+
+    fn priority(&self) -> i32 {
+        20
+    }
+
+    fn known_keys(&self) -> &[KnownKey] {
+        &[]
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let mut out = LoadResult::default();
+        if ctx.profile != Profile::Extended {
+            return Ok(out);
+        }
+        let loader = FileLoader::new(ctx, "zed", "Zed", FIELD_POLICY).raw(true);
+        let root = &ctx.project_root;
+        let path = root.join(".rules");
+        if let Some(i) = loader.load_file(&path, "rules", Level::Project, Some(root), &mut out) {
+            let rule = &mut out.items[i];
+            rule.content = rule.content.trim().to_owned();
+            rule.always_apply = Some(true);
+            rule.activation = Some(Activation::AlwaysOn);
+            let others: Vec<&str> = OTHER_NAMES
+                .iter()
+                .copied()
+                .filter(|name| std::fs::symlink_metadata(root.join(name)).is_ok())
+                .collect();
+            if !others.is_empty() {
+                out.diagnostics.push(
+                    Diagnostic::info(
+                        DiagnosticCode::UnsupportedFormat,
+                        format!(
+                            "Zed would use only .rules here, not {} (it reads the first of its rule files that exists)",
+                            others.join(", ")
+                        ),
+                    )
+                    .with_path(&path),
+                );
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,116 @@
+//! The `agents`, Continue, Roo and Zed providers beyond what their scenarios show:
+//! SPEC-providers T64, T66, T71, T73 and T82 (the scenarios `agents-chain`,
+//! `continue-rules`, `roo-rules`, `roo-legacy` and `zed-rules` pin the rest, both profiles).
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+
+use rulebook::{DiagnosticCode, Options, Profile, RuleBucket, Rulebook};
+
+fn fixture(name: &str) -> PathBuf {
+    std::fs::canonicalize(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn book(name: &str, profile: Profile) -> Rulebook {
+    let root = fixture(name);
+    Rulebook::discover(
+        root.join("project"),
+        Some(root.join("home")),
+        &Options::new()
+            .profile(profile)
+            .project_root(root.join("project")),
+    )
+}
+
+#[test]
+fn continue_globs_negations_and_colocated_files() {
+    let book = book("continue-rules", Profile::Extended);
+    let names =
+        |path: &str| -> Vec<String> { book.matches(path).into_iter().map(|m| m.name).collect() };
+    // T66: `!src/gen/**` vetoes the rule for generated files.
+    assert!(names("src/a.rs").contains(&"04-negation".to_owned()));
+    assert!(!names("src/gen/b.rs").contains(&"04-negation".to_owned()));
+    // T64/T65: colocated files apply under their directory.
+    assert!(names("packages/web/src/App.vue").contains(&"packages:web:rules".to_owned()));
+    assert!(!names("packages/api/x.vue").contains(&"packages:web:rules".to_owned()));
+    assert!(names("packages/api/ui/Button.tsx").contains(&"packages:api:rules".to_owned()));
+    // T68: a prompt is not a rule.
+    assert!(book.items().all(|r| r.name != "06-prompt"));
+}
+
+#[test]
+fn roo_reads_roorules_only_without_rules() {
+    // T71: with `.roo/rules` files the legacy file is not read; without them it is.
+    let rules = book("roo-rules", Profile::Extended);
+    assert!(rules.items().all(|r| r.name != "roorules"));
+    let legacy = book("roo-legacy", Profile::Extended);
+    let rule = legacy.items().find(|r| r.name == "roorules").unwrap();
+    assert_eq!(rule.content, "Only .roorules: loaded.");
+    assert_eq!(legacy.bucket(RuleBucket::AlwaysApply)[0].name, "roorules");
+    // T69: raw: a leading `---` block is content.
+    let b = rules.items().find(|r| r.name == "b").unwrap();
+    assert!(b.content.starts_with("---\nx: 1\n---\n"), "{:?}", b.content);
+    // T72: a mode's rules are manual and readable.
+    assert!(rules.resolve("rule://code:x").is_ok());
+    assert!(!rules.system_prompt_section().contains("Code mode only."));
+}
+
+#[test]
+fn zed_says_it_would_use_only_dot_rules() {
+    // T73: both rules load (AGENTS.md is not read by any provider yet); an info says Zed
+    // would use only `.rules`.
+    let book = book("zed-rules", Profile::Extended);
+    let rule = book.items().find(|r| r.name == "rules").unwrap();
+    assert_eq!(rule.content, "Zed rules, trimmed.");
+    let info = book
+        .diagnostics()
+        .iter()
+        .find(|d| d.code == DiagnosticCode::UnsupportedFormat)
+        .unwrap();
+    assert!(info.message.contains("AGENTS.md"), "{}", info.message);
+}
+
+#[test]
+fn none_of_them_exist_for_the_reference_profile() {
+    for name in ["agents-chain", "continue-rules", "roo-rules", "zed-rules"] {
+        let book = book(name, Profile::Reference);
+        assert_eq!(book.items().count(), 0, "{name}");
+    }
+}
+
+/// T82: outside a repository under the home, the walk stops at the home, which loads once
+/// as project and once as user (the user copy shadowed).
+#[test]
+fn agents_walk_stops_at_the_home_outside_a_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("h");
+    let write = |rel: &str| {
+        let path = home.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "---\ndescription: d\n---\nBody.").unwrap();
+    };
+    write("p/.agents/rules/x.md");
+    write(".agents/rules/y.md");
+    let cwd = home.join("p/q");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let book = Rulebook::discover(&cwd, Some(&home), &Options::new());
+    let agents: Vec<(String, String)> = book
+        .items()
+        .filter(|r| r.source.provider == "agents")
+        .map(|r| (r.name.clone(), format!("{:?}", r.source.level)))
+        .collect();
+    assert_eq!(
+        agents,
+        [
+            ("x".to_owned(), "Project".to_owned()),
+            ("y".to_owned(), "Project".to_owned())
+        ]
+    );
+    let (loser, _) = book.shadowed().next().unwrap();
+    assert_eq!(loser.name, "y");
+}
