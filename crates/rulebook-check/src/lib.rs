@@ -58,7 +58,9 @@ pub fn severity(code: DiagnosticCode) -> Severity {
         | DiagnosticCode::ProviderFailed
         | DiagnosticCode::InvalidItem
         | DiagnosticCode::InvalidTrigger => Severity::Error,
-        DiagnosticCode::UnsupportedFormat | DiagnosticCode::IneffectiveKey => Severity::Info,
+        DiagnosticCode::UnsupportedFormat
+        | DiagnosticCode::IneffectiveKey
+        | DiagnosticCode::OverToolBudget => Severity::Info,
         _ => Severity::Warning,
     }
 }
@@ -114,8 +116,6 @@ fn unquoted_globs(text: &str) -> Vec<(usize, String)> {
 /// The formats rulebook does not read yet, by the path a project keeps them at, and who
 /// reads them.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("AGENTS.md", "Codex and most agents"),
-    ("AGENTS.override.md", "Codex"),
     ("CLAUDE.md", "Claude Code"),
     ("CLAUDE.local.md", "Claude Code"),
     (".claude/rules", "Claude Code"),
@@ -123,12 +123,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     (".github/copilot-instructions.md", "GitHub Copilot"),
     (".github/instructions", "GitHub Copilot"),
     (".kiro/steering", "Kiro"),
-    (".continue/rules", "Continue"),
-    (".roo/rules", "Roo Code"),
-    (".roorules", "Roo Code"),
-    (".rules", "Zed"),
-    (".agent/rules", "the agents standard"),
-    (".agents/rules", "the agents standard"),
 ];
 
 /// Which findings to report, and whether warnings fail.

@@ -70,6 +70,9 @@ pub enum DiagnosticCode {
     GlobNamesDirectory,
     /// A key that does nothing where it is (globs on an always-apply rule).
     IneffectiveKey,
+    /// A tool would cut or skip some of these rules (its size budget), though rulebook
+    /// keeps them whole.
+    OverToolBudget,
 }
 
 /// One problem found while loading, with where it is.
@@ -119,6 +122,7 @@ impl DiagnosticCode {
             Self::UnsupportedFormat => "unsupported-format",
             Self::GlobNamesDirectory => "glob-names-directory",
             Self::IneffectiveKey => "ineffective-key",
+            Self::OverToolBudget => "over-tool-budget",
         }
     }
 
@@ -146,6 +150,7 @@ impl DiagnosticCode {
         Self::UnsupportedFormat,
         Self::GlobNamesDirectory,
         Self::IneffectiveKey,
+        Self::OverToolBudget,
     ];
 
     /// The code named `name` (its kebab-case name).

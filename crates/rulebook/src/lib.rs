@@ -208,6 +208,8 @@ fn default_providers(options: &Options) -> Vec<Box<dyn Provider<RuleCapability>>
         Box::new(rulebook_provider_roo::RooProvider),
         #[cfg(feature = "zed")]
         Box::new(rulebook_provider_zed::ZedProvider),
+        #[cfg(feature = "agents-md")]
+        Box::new(rulebook_provider_agents_md::AgentsMdProvider),
     ]
 }
 

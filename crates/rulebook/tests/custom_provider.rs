@@ -85,7 +85,16 @@ fn a_new_provider_takes_its_place_by_priority() {
     assert_eq!(
         ids,
         [
-            "native", "agents", "acme", "cursor", "windsurf", "cline", "continue", "roo", "zed"
+            "native",
+            "agents",
+            "agents-md",
+            "acme",
+            "cursor",
+            "windsurf",
+            "cline",
+            "continue",
+            "roo",
+            "zed"
         ]
     );
     assert!(Path::new(&book.items().next().unwrap().path).ends_with(".acme/rules/style.md"));

@@ -62,7 +62,7 @@ fn roo_reads_roorules_only_without_rules() {
 
 #[test]
 fn zed_says_it_would_use_only_dot_rules() {
-    // T73: both rules load (AGENTS.md is not read by any provider yet); an info says Zed
+    // T73: both rules load (`.rules` by zed, AGENTS.md by agents-md); an info says Zed
     // would use only `.rules`.
     let book = book("zed-rules", Profile::Extended);
     let rule = book.items().find(|r| r.name == "rules").unwrap();

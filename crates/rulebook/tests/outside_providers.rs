@@ -1,6 +1,6 @@
 //! The provider kit's extension points, proven by two providers defined outside the
 //! workspace's list, as an outside author would write them against `rulebook-kit` alone:
-//! - one of per-directory instruction files (an AGENTS.md-like format): raw bodies, rules
+//! - one of per-directory instruction files (an GUIDE.md-like format): raw bodies, rules
 //!   named `<dir key>:<stem>` so siblings never shadow each other, directory-scoped globs;
 //! - one of rules with `paths:` matched in the anchored dialect against the project root
 //!   (a `.claude/rules`-like format), which declares the keys it reads.
@@ -23,7 +23,7 @@ const POLICY: FieldPolicy = FieldPolicy::new(
     GlobsPolicy::StringsOnly,
 );
 
-/// `AGENTS.md` in the project root and every directory below it.
+/// `GUIDE.md` in the project root and every directory below it.
 struct Instructions;
 
 impl Provider<RuleCapability> for Instructions {
@@ -34,7 +34,7 @@ impl Provider<RuleCapability> for Instructions {
         "Instructions"
     }
     fn description(&self) -> &'static str {
-        "AGENTS.md in every directory"
+        "GUIDE.md in every directory"
     }
     fn priority(&self) -> i32 {
         60
@@ -44,11 +44,11 @@ impl Provider<RuleCapability> for Instructions {
         let mut out = LoadResult::default();
         let root = ctx.project_root.clone();
         for path in walk_rules_dir(&root, &["md"]).files {
-            if path.file_name().is_none_or(|n| n != "AGENTS.md") {
+            if path.file_name().is_none_or(|n| n != "GUIDE.md") {
                 continue;
             }
             let dir = path.parent().unwrap();
-            let name = dir_scoped_name(dir, "AGENTS", &root, &ctx.home);
+            let name = dir_scoped_name(dir, "GUIDE", &root, &ctx.home);
             let Some(i) = loader.load_file(&path, &name, Level::Project, Some(&root), &mut out)
             else {
                 continue;
@@ -145,11 +145,11 @@ fn project() -> tempfile::TempDir {
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
     write(
         &root,
-        "AGENTS.md",
+        "GUIDE.md",
         "---\nnot: frontmatter\n---\nRoot instructions.\n",
     );
-    write(&root, "frontend/AGENTS.md", "Frontend instructions.\n");
-    write(&root, "backend/AGENTS.md", "Backend instructions.\n");
+    write(&root, "frontend/GUIDE.md", "Frontend instructions.\n");
+    write(&root, "backend/GUIDE.md", "Backend instructions.\n");
     write(
         &root,
         ".claude/rules/style.md",
@@ -173,19 +173,19 @@ fn per_directory_files_are_named_by_directory_and_never_shadow_each_other() {
         .filter(|r| r.source.provider == "instructions")
         .map(|r| r.name.as_str())
         .collect();
-    assert_eq!(names, ["AGENTS", "backend:AGENTS", "frontend:AGENTS"]);
+    assert_eq!(names, ["GUIDE", "backend:GUIDE", "frontend:GUIDE"]);
     assert_eq!(book.shadowed().count(), 0);
     // Raw bodies: a leading `---` block is content.
-    let root_rule = book.items().find(|r| r.name == "AGENTS").unwrap();
+    let root_rule = book.items().find(|r| r.name == "GUIDE").unwrap();
     assert!(root_rule.content.starts_with("---\nnot: frontmatter"));
     assert!(root_rule.frontmatter.is_empty());
     // `rule://` round-trips the names; completion offers them.
-    let resource = book.resolve("rule://frontend:AGENTS").unwrap();
+    let resource = book.resolve("rule://frontend:GUIDE").unwrap();
     assert_eq!(resource.content, "Frontend instructions.\n");
     assert!(
         book.complete("rule://back")
             .iter()
-            .any(|c| c.url == "rule://backend:AGENTS")
+            .any(|c| c.url == "rule://backend:GUIDE")
     );
     // Directory scope: a file under frontend/ gets frontend's instructions only.
     let hits: Vec<String> = book
@@ -193,7 +193,7 @@ fn per_directory_files_are_named_by_directory_and_never_shadow_each_other() {
         .into_iter()
         .map(|m| m.name)
         .collect();
-    assert_eq!(hits, ["frontend:AGENTS"]);
+    assert_eq!(hits, ["frontend:GUIDE"]);
 }
 
 #[test]
@@ -230,9 +230,9 @@ fn anchored_paths_match_from_the_project_root_whatever_the_working_directory() {
 fn the_same_file_under_two_names_is_one_rule() {
     let dir = project();
     let root = dir.path().join("repo");
-    // A link to the root's file (as `CLAUDE.md -> AGENTS.md` is common): one file, one rule.
+    // A link to the root's file (as `CLAUDE.md -> GUIDE.md` is common): one file, one rule.
     std::fs::create_dir_all(root.join("docs")).unwrap();
-    std::os::unix::fs::symlink(root.join("AGENTS.md"), root.join("docs/AGENTS.md")).unwrap();
+    std::os::unix::fs::symlink(root.join("GUIDE.md"), root.join("docs/GUIDE.md")).unwrap();
     let book = discover(&root, &dir.path().join("home"));
     let same: Vec<(&str, &str)> = book
         .all()
@@ -244,7 +244,7 @@ fn the_same_file_under_two_names_is_one_rule() {
             _ => None,
         })
         .collect();
-    assert_eq!(same, [("docs:AGENTS", "AGENTS")]);
+    assert_eq!(same, [("docs:GUIDE", "GUIDE")]);
     let always = book.bucket(RuleBucket::AlwaysApply);
     assert_eq!(
         always
@@ -264,5 +264,5 @@ fn the_same_file_under_two_names_is_one_rule() {
             .iter()
             .all(|e| !matches!(e.status, Status::SameFile { .. }))
     );
-    assert!(reference.items().any(|r| r.name == "docs:AGENTS"));
+    assert!(reference.items().any(|r| r.name == "docs:GUIDE"));
 }
