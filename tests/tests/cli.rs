@@ -23,6 +23,8 @@ fn output_in(fixture: &str, args: &[&str]) -> Output {
         .arg(dir.join("project"))
         .arg("--home")
         .arg(dir.join("home"))
+        .arg("--option")
+        .arg(format!("claude.walk_ceiling={}", dir.display()))
         .env("NO_COLOR", "1")
         .output()
         .unwrap()
@@ -341,7 +343,7 @@ fn check_agrees_with_cursor_about_unquoted_globs() {
 #[test]
 fn check_speaks_where_it_was_silent() {
     let dir = project(&[
-        ("CLAUDE.md", b"Be nice.\n"),
+        ("GEMINI.md", b"Be nice.\n"),
         (
             ".github/instructions/x.instructions.md",
             b"---\napplyTo: '**'\n---\nX\n",
@@ -609,6 +611,8 @@ fn run_below(fixture: &str, cwd: &str, args: &[&str]) -> String {
         .arg(dir.join("project"))
         .arg("--home")
         .arg(dir.join("home"))
+        .arg("--option")
+        .arg(format!("claude.walk_ceiling={}", dir.display()))
         .env("NO_COLOR", "1")
         .output()
         .unwrap();

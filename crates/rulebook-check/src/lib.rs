@@ -116,9 +116,6 @@ fn unquoted_globs(text: &str) -> Vec<(usize, String)> {
 /// The formats rulebook does not read yet, by the path a project keeps them at, and who
 /// reads them.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("CLAUDE.md", "Claude Code"),
-    ("CLAUDE.local.md", "Claude Code"),
-    (".claude/rules", "Claude Code"),
     ("GEMINI.md", "Gemini CLI"),
     (".github/copilot-instructions.md", "GitHub Copilot"),
     (".github/instructions", "GitHub Copilot"),

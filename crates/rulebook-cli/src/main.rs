@@ -47,6 +47,11 @@ pub(crate) struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<PathBuf>,
 
+    /// A provider's option, as `PROVIDER.KEY=VALUE` (repeatable), e.g.
+    /// `claude.allow_external_imports=true` or `agents-md.fallback_filenames=TEAM.md`.
+    #[arg(long = "option", global = true, value_name = "PROVIDER.KEY=VALUE")]
+    options: Vec<String>,
+
     /// Read only the rule directories from the project root down to the project
     /// directory, not those nested below it.
     #[arg(long = "no-nested", global = true)]
@@ -251,6 +256,23 @@ fn main() -> ExitCode {
         options = options.project_root(root);
     }
     options = options.descendants(!cli.no_nested);
+    for option in &cli.options {
+        let parsed = option
+            .split_once('=')
+            .and_then(|(name, value)| name.split_once('.').map(|(p, k)| (p, k, value)));
+        match parsed {
+            Some((provider, key, value)) if !provider.is_empty() && !key.is_empty() => {
+                options = options.provider_option(provider, key, value);
+            }
+            _ => {
+                eprintln!(
+                    "rulebook: --option {}: write PROVIDER.KEY=VALUE, e.g. claude.allow_external_imports=true",
+                    printer::escape(option)
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
     let terminal = std::io::stdout().is_terminal();
     let color = match cli.color {

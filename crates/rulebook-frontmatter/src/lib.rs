@@ -68,7 +68,8 @@ use serde::Serialize;
 
 #[cfg(feature = "parse")]
 pub use parse::{
-    ParseOptions, Parsed, Recovery, Warning, WarningKind, YamlError, parse_frontmatter,
+    ParseOptions, Parsed, Recovery, Warning, WarningKind, YamlError, normalize_text,
+    parse_frontmatter,
 };
 pub use value::{Map, Value};
 

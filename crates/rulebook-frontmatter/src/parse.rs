@@ -278,6 +278,13 @@ fn line_parser(metadata: &str) -> Map {
     map
 }
 
+/// Step 1 of [`parse_frontmatter`] alone: `\r\n` and lone `\r` become `\n`, and every closed
+/// HTML comment is removed (Claude Code hides them from the model; its files have no
+/// frontmatter).
+pub fn normalize_text(text: &str) -> String {
+    crate::normalize::normalize(text).text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,12 +56,14 @@
 //! ```
 
 pub mod coerce;
+mod imports;
 mod loader;
 
 use std::path::Path;
 
 use rulebook_frontmatter::{ParseOptions, Recovery, WarningKind, parse_frontmatter};
 
+pub use imports::{Expanded, ImportOptions, expand_imports};
 pub use loader::{FileLoader, stem};
 pub use rulebook_frontmatter as frontmatter;
 pub use rulebook_fs as fs;

@@ -70,6 +70,9 @@ pub enum DiagnosticCode {
     GlobNamesDirectory,
     /// A key that does nothing where it is (globs on an always-apply rule).
     IneffectiveKey,
+    /// An `@path` import could not be expanded (missing, outside the project, a cycle, too
+    /// deep); its text stays as written.
+    ImportFailed,
     /// A tool would cut or skip some of these rules (its size budget), though rulebook
     /// keeps them whole.
     OverToolBudget,
@@ -122,6 +125,7 @@ impl DiagnosticCode {
             Self::UnsupportedFormat => "unsupported-format",
             Self::GlobNamesDirectory => "glob-names-directory",
             Self::IneffectiveKey => "ineffective-key",
+            Self::ImportFailed => "import-failed",
             Self::OverToolBudget => "over-tool-budget",
         }
     }
@@ -150,6 +154,7 @@ impl DiagnosticCode {
         Self::UnsupportedFormat,
         Self::GlobNamesDirectory,
         Self::IneffectiveKey,
+        Self::ImportFailed,
         Self::OverToolBudget,
     ];
 

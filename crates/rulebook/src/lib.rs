@@ -161,6 +161,7 @@ pub struct Options {
     root_markers: Option<Vec<String>>,
     root: Option<PathBuf>,
     no_descendants: bool,
+    per_provider: Vec<(String, String, String)>,
 }
 
 impl std::fmt::Debug for Options {
@@ -210,6 +211,8 @@ fn default_providers(options: &Options) -> Vec<Box<dyn Provider<RuleCapability>>
         Box::new(rulebook_provider_zed::ZedProvider),
         #[cfg(feature = "agents-md")]
         Box::new(rulebook_provider_agents_md::AgentsMdProvider),
+        #[cfg(feature = "claude")]
+        Box::new(rulebook_provider_claude::ClaudeProvider),
     ]
 }
 
@@ -273,6 +276,20 @@ impl Options {
         self
     }
 
+    /// Sets an option of one provider (`claude`, `walk_ceiling`, a directory), handed to it
+    /// in the load context.
+    #[must_use]
+    pub fn provider_option(
+        mut self,
+        provider: impl Into<String>,
+        key: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.per_provider
+            .push((provider.into(), key.into(), value.into()));
+        self
+    }
+
     /// E11: the project root, given instead of found by its markers.
     #[must_use]
     pub fn project_root(mut self, root: impl Into<PathBuf>) -> Self {
@@ -329,6 +346,9 @@ impl Options {
         }
         if let Some(root) = &self.root {
             ctx = ctx.project_root_at(real(&absolute(root)));
+        }
+        for (provider, key, value) in &self.per_provider {
+            ctx = ctx.provider_option(provider, key, value);
         }
         ctx
     }

@@ -87,6 +87,7 @@ fn a_new_provider_takes_its_place_by_priority() {
         [
             "native",
             "agents",
+            "claude",
             "agents-md",
             "acme",
             "cursor",

@@ -3,7 +3,7 @@
 //! - one of per-directory instruction files (an GUIDE.md-like format): raw bodies, rules
 //!   named `<dir key>:<stem>` so siblings never shadow each other, directory-scoped globs;
 //! - one of rules with `paths:` matched in the anchored dialect against the project root
-//!   (a `.claude/rules`-like format), which declares the keys it reads.
+//!   (a `.scoped/rules`-like format), which declares the keys it reads.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::Path;
@@ -68,7 +68,7 @@ impl Provider<RuleCapability> for Instructions {
     }
 }
 
-/// `.claude/rules/*.md` at the project root; `paths:` are anchored at the root.
+/// `.scoped/rules/*.md` at the project root; `paths:` are anchored at the root.
 struct PathRules;
 
 const PATH_RULE_KEYS: &[KnownKey] = &[
@@ -87,7 +87,7 @@ impl Provider<RuleCapability> for PathRules {
         "Path rules"
     }
     fn description(&self) -> &'static str {
-        ".claude/rules/*.md with paths:"
+        ".scoped/rules/*.md with paths:"
     }
     fn priority(&self) -> i32 {
         65
@@ -98,7 +98,7 @@ impl Provider<RuleCapability> for PathRules {
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let loader = FileLoader::new(ctx, "path-rules", "Path rules", POLICY);
         let mut out = LoadResult::default();
-        let dir = ctx.project_root.join(".claude/rules");
+        let dir = ctx.project_root.join(".scoped/rules");
         loader.load_dir(
             &dir,
             &["md"],
@@ -152,12 +152,12 @@ fn project() -> tempfile::TempDir {
     write(&root, "backend/GUIDE.md", "Backend instructions.\n");
     write(
         &root,
-        ".claude/rules/style.md",
+        ".scoped/rules/style.md",
         "---\ndescription: TS style\npaths:\n  - \"pkg/src/*.ts\"\n  - \"!pkg/src/gen.ts\"\n---\nStyle.\n",
     );
     write(
         &root,
-        ".claude/rules/docs.md",
+        ".scoped/rules/docs.md",
         "---\ndescription: Root docs\npaths: [\"*.md\"]\n---\nDocs.\n",
     );
     dir

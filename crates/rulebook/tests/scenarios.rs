@@ -46,7 +46,9 @@ impl Scenario {
             Some(root.join("home")),
             &Options::new()
                 .profile(profile)
-                .project_root(root.join(project_root)),
+                .project_root(root.join(project_root))
+                // Claude walks up to `/`: not past the scenario.
+                .provider_option("claude", "walk_ceiling", root.to_string_lossy()),
         )
     }
 

@@ -1,0 +1,339 @@
+//! The Claude Code rules provider (SPEC-providers §3.3, §E12), Extended only.
+//!
+//! - User: `~/.claude/CLAUDE.md` → `~:CLAUDE` (always-apply); `~/.claude/rules/**/*.md` at
+//!   user level, after the project's (which win a name clash).
+//! - The ancestor chain: every directory from the topmost ancestor below `/` down to the
+//!   working directory (Claude walks past the repository root; a provider option
+//!   `walk_ceiling` stops it, for tests): `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`,
+//!   always-apply, root first, named by directory (`CLAUDE`, `.claude:CLAUDE`,
+//!   `CLAUDE.local` at the project root; `pkg:CLAUDE` below it; `..:CLAUDE` above it).
+//! - Descendants (E11): the same files below the working directory, scoped to their
+//!   directory.
+//! - `.claude/rules/**/*.md` in every directory of the chain, the working directory's first
+//!   (the nearest wins a name clash), `README.md` skipped: `paths` (a list, or one string
+//!   split on commas outside braces) attaches the rule to matching files, relative to the
+//!   directory holding `.claude`; no `paths` → always-apply; `paths: []` → always-apply with
+//!   a warning; `globs:` is not a Claude key (a warning: Claude loads the rule
+//!   unconditionally).
+//! - Contents: HTML comments removed, no frontmatter (CLAUDE.md files); `@path` imports
+//!   expanded in place, relative to the importing file, not in code, 4 hops deep, each
+//!   cycle stopped, outside the project refused unless the option
+//!   `allow_external_imports` is `true`; [`Rule::includes`] lists the imported files.
+//!
+//! Depends on `rulebook-kit`.
+//!
+//! ```
+//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_provider_claude::ClaudeProvider;
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::write(dir.path().join("CLAUDE.md"), "See @docs.md")?;
+//! std::fs::write(dir.path().join("docs.md"), "the docs")?;
+//! let ctx = LoadContext::new(dir.path(), "")
+//!     .provider_option("claude", "walk_ceiling", dir.path().to_string_lossy());
+//! let loaded = ClaudeProvider.load(&ctx)?;
+//! assert_eq!(loaded.items[0].content, "See the docs");
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use rulebook_kit::coerce::{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy, split_globs,
+};
+use rulebook_kit::{
+    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, ImportOptions, KnownKey,
+    Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, Value,
+    dir_scoped_name, expand_imports, scope_to_directory,
+};
+
+/// Claude's rules are read with the frontmatter parsed, but only `paths` matters to it.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::StringsOnly,
+);
+
+/// The keys Claude rules may set.
+pub const KNOWN_KEYS: &[KnownKey] = &[
+    KnownKey::new(
+        "paths",
+        "files the rule applies to; without it, the rule always loads",
+    ),
+    COMMON_KEYS[0],
+];
+
+/// Import depth: "a maximum depth of four hops".
+pub const IMPORT_DEPTH: usize = 4;
+
+/// The Claude Code provider (id `claude`, priority 65).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClaudeProvider;
+
+impl Provider<RuleCapability> for ClaudeProvider {
+    fn id(&self) -> &'static str {
+        "claude"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn description(&self) -> &'static str {
+        "Claude Code: CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md up the directory tree, .claude/rules, the user's ~/.claude (Extended)"
+    }
+
+    fn priority(&self) -> i32 {
+        65
+    }
+
+    fn known_keys(&self) -> &[KnownKey] {
+        KNOWN_KEYS
+    }
+
+    fn nested_names(&self) -> Vec<String> {
+        vec![
+            "CLAUDE.md".to_owned(),
+            "CLAUDE.local.md".to_owned(),
+            ".claude".to_owned(),
+        ]
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let mut out = LoadResult::default();
+        if ctx.profile != Profile::Extended {
+            return Ok(out);
+        }
+        let memory = FileLoader::new(ctx, "claude", "Claude Code", FIELD_POLICY).raw(true);
+        let rules = FileLoader::new(ctx, "claude", "Claude Code", FIELD_POLICY);
+        let imports = ImportOptions {
+            max_depth: IMPORT_DEPTH,
+            boundary: ctx.project_root.clone(),
+            allow_outside: ctx.option("claude", "allow_external_imports") == Some("true"),
+            home: ctx.home.clone(),
+        };
+        // The user's file.
+        if let Some(user) = ctx.in_home(".claude/CLAUDE.md") {
+            let user_imports = ImportOptions {
+                boundary: ctx.home.clone(),
+                ..imports.clone()
+            };
+            load_memory(
+                &memory,
+                &user,
+                "~:CLAUDE",
+                Level::User,
+                &user_imports,
+                &mut out,
+            );
+        }
+        // The chain, from the top down.
+        let ceiling = ctx.option("claude", "walk_ceiling").map(PathBuf::from);
+        let mut chain: Vec<&Path> = Vec::new();
+        for dir in ctx.cwd.ancestors() {
+            if dir.parent().is_none() {
+                break; // up to, not including, `/`
+            }
+            chain.push(dir);
+            if ceiling.as_deref() == Some(dir) {
+                break;
+            }
+        }
+        chain.reverse();
+        for dir in &chain {
+            load_dir_memories(ctx, &memory, dir, &imports, &mut out);
+        }
+        // Descendants (E11).
+        let mut nested: Vec<PathBuf> = ["CLAUDE.md", "CLAUDE.local.md", ".claude"]
+            .iter()
+            .flat_map(|n| ctx.nested_dirs(n).iter().cloned())
+            .collect();
+        nested.sort();
+        nested.dedup();
+        for dir in &nested {
+            let Ok(rel) = dir.strip_prefix(&ctx.cwd) else {
+                continue;
+            };
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            let first = out.items.len();
+            load_dir_memories(ctx, &memory, dir, &imports, &mut out);
+            for rule in &mut out.items[first..] {
+                scope_to_directory(rule, &rel);
+            }
+        }
+        // `.claude/rules`: the working directory's first, then outward; then the user's.
+        for dir in chain.iter().rev() {
+            load_rules(
+                &rules,
+                &dir.join(".claude/rules"),
+                Level::Project,
+                Some(dir),
+                &mut out,
+            );
+        }
+        if let Some(user) = ctx.in_home(".claude/rules") {
+            load_rules(&rules, &user, Level::User, None, &mut out);
+        }
+        Ok(out)
+    }
+}
+
+/// `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md` of one directory.
+fn load_dir_memories(
+    ctx: &LoadContext,
+    loader: &FileLoader,
+    dir: &Path,
+    imports: &ImportOptions,
+    out: &mut LoadResult<Rule>,
+) {
+    for (file, stem) in [
+        ("CLAUDE.md", "CLAUDE"),
+        (".claude/CLAUDE.md", ".claude:CLAUDE"),
+        ("CLAUDE.local.md", "CLAUDE.local"),
+    ] {
+        let name = dir_scoped_name(dir, stem, &ctx.project_root, &ctx.home);
+        load_memory(loader, &dir.join(file), &name, Level::Project, imports, out);
+    }
+}
+
+/// One memory file: raw, HTML comments removed, imports expanded, always-apply.
+fn load_memory(
+    loader: &FileLoader,
+    path: &Path,
+    name: &str,
+    level: Level,
+    imports: &ImportOptions,
+    out: &mut LoadResult<Rule>,
+) {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return;
+    }
+    let Some(i) = loader.load_file(path, name, level, None, out) else {
+        return;
+    };
+    let text = rulebook_kit::frontmatter::normalize_text(&out.items[i].content);
+    let expanded = expand_imports(&text, path, imports);
+    out.diagnostics.extend(expanded.diagnostics);
+    let rule = &mut out.items[i];
+    rule.content = expanded.text;
+    rule.includes = expanded.includes;
+    rule.always_apply = Some(true);
+    rule.activation = Some(Activation::AlwaysOn);
+    if rule.content.trim().is_empty() {
+        out.items.truncate(i);
+    }
+}
+
+/// A `.claude/rules` directory: `paths` decides how each rule applies.
+fn load_rules(
+    loader: &FileLoader,
+    dir: &Path,
+    level: Level,
+    root: Option<&Path>,
+    out: &mut LoadResult<Rule>,
+) {
+    let first = out.items.len();
+    let keep = |path: &Path| path.file_name().is_none_or(|n| n != "README.md");
+    loader.load_dir_where(dir, &["md"], level, root, out, &rulebook_kit::stem, &keep);
+    let holder = root.map(Path::to_path_buf);
+    let mut notes = Vec::new();
+    for rule in &mut out.items[first..] {
+        notes.extend(apply_paths(rule, holder.as_deref()));
+    }
+    out.diagnostics.extend(notes);
+}
+
+/// Claude's `paths`.
+fn apply_paths(rule: &mut Rule, holder: Option<&Path>) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    let warn = |rule: &Rule, message: String| {
+        Diagnostic::warning(DiagnosticCode::WrongType, message).with_path(&rule.path)
+    };
+    let patterns: Option<Vec<String>> = match rule.frontmatter.get("paths").cloned() {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => {
+            let parts = split_globs(&s);
+            if parts.len() > 1 {
+                notes.push(
+                    Diagnostic::info(
+                        DiagnosticCode::WrongType,
+                        format!(
+                            "`paths` in {} is one string of several patterns (the early documented form); a YAML list is the current one",
+                            rule.path.display()
+                        ),
+                    )
+                    .with_path(&rule.path),
+                );
+            }
+            Some(parts)
+        }
+        Some(Value::List(items)) => {
+            let mut parts = Vec::new();
+            for item in items {
+                match item.as_str().map(str::trim) {
+                    Some(s) if !s.is_empty() => parts.push(s.to_owned()),
+                    Some(_) => {}
+                    None => notes.push(warn(
+                        rule,
+                        format!(
+                            "a `paths` element in {} is {}, not a pattern; it is dropped",
+                            rule.path.display(),
+                            item.type_name()
+                        ),
+                    )),
+                }
+            }
+            if parts.is_empty() {
+                notes.push(warn(
+                    rule,
+                    format!(
+                        "`paths` in {} lists no pattern; the rule loads unconditionally",
+                        rule.path.display()
+                    ),
+                ));
+                None
+            } else {
+                Some(parts)
+            }
+        }
+        Some(other) => {
+            notes.push(warn(
+                rule,
+                format!(
+                    "`paths` in {} is {}, not a list of patterns; Claude Code loads the rule unconditionally",
+                    rule.path.display(),
+                    other.type_name()
+                ),
+            ));
+            None
+        }
+    };
+    // Only `paths` scopes a Claude rule.
+    let had_globs = rule.frontmatter.contains_key("globs");
+    rule.globs = None;
+    rule.description = None;
+    match patterns {
+        Some(globs) => {
+            rule.description = Some(format!("Applies to {}", globs.join(", ")));
+            rule.globs = Some(globs);
+            rule.glob_dialect = GlobDialect::Cursor;
+            rule.glob_root = holder.map(Path::to_path_buf);
+            rule.always_apply = None;
+            rule.activation = Some(Activation::Glob);
+        }
+        None => {
+            if had_globs {
+                notes.push(warn(
+                    rule,
+                    format!(
+                        "Claude Code ignores `globs` (in {}): the rule loads unconditionally; scope it with `paths`",
+                        rule.path.display()
+                    ),
+                ));
+            }
+            rule.always_apply = Some(true);
+            rule.activation = Some(Activation::AlwaysOn);
+        }
+    }
+    notes
+}

@@ -1,0 +1,305 @@
+//! The `claude` provider on the cases of SPEC-providers §5 (T17–T35, T84), each in a
+//! scratch tree (`w/` holds the repository `r/` and the home `h/`; Claude's walk up the
+//! tree stops at `w/`).
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::PathBuf;
+
+use rulebook::{DiagnosticCode, Options, Rulebook};
+
+struct Tree {
+    dir: tempfile::TempDir,
+}
+
+impl Tree {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("w/r/.git")).unwrap();
+        std::fs::create_dir_all(dir.path().join("w/h")).unwrap();
+        Self { dir }
+    }
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join("w").join(rel)
+    }
+    fn write(&self, rel: &str, text: &str) -> &Self {
+        let path = self.path(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        self
+    }
+    fn book_with(&self, cwd: &str, options: Options) -> Rulebook {
+        std::fs::create_dir_all(self.path(cwd)).unwrap();
+        let options = options.provider_option(
+            "claude",
+            "walk_ceiling",
+            self.path("").to_string_lossy().trim_end_matches('/'),
+        );
+        Rulebook::discover(self.path(cwd), Some(self.path("h")), &options)
+    }
+    fn book(&self, cwd: &str) -> Rulebook {
+        self.book_with(cwd, Options::new())
+    }
+}
+
+/// The claude rules: (name, bucket).
+fn claude(book: &Rulebook) -> Vec<(String, String)> {
+    book.placements()
+        .filter(|(r, _)| r.source.provider == "claude")
+        .map(|(r, p)| {
+            (
+                r.name.clone(),
+                p.bucket
+                    .map_or("none", rulebook::RuleBucket::as_str)
+                    .to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn pairs(rows: &[(&str, &str)]) -> Vec<(String, String)> {
+    rows.iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect()
+}
+
+fn content<'a>(book: &'a Rulebook, name: &str) -> &'a str {
+    &book.items().find(|r| r.name == name).unwrap().content
+}
+
+fn has(book: &Rulebook, code: DiagnosticCode, text: &str) -> bool {
+    book.diagnostics()
+        .iter()
+        .any(|d| d.code == code && d.message.contains(text))
+}
+
+#[test]
+fn t17_t18_t19_the_chain() {
+    let t = Tree::new();
+    t.write("r/CLAUDE.md", "a")
+        .write("r/.claude/CLAUDE.md", "b")
+        .write("r/CLAUDE.local.md", "c");
+    assert_eq!(
+        claude(&t.book("r")),
+        pairs(&[
+            ("CLAUDE", "always-apply"),
+            (".claude:CLAUDE", "always-apply"),
+            ("CLAUDE.local", "always-apply")
+        ])
+    );
+    // T18: past the git root.
+    let t = Tree::new();
+    t.write("CLAUDE.md", "above").write("r/CLAUDE.md", "root");
+    assert_eq!(
+        claude(&t.book("r")),
+        pairs(&[("..:CLAUDE", "always-apply"), ("CLAUDE", "always-apply")])
+    );
+    // T19: the user's file first.
+    let t = Tree::new();
+    t.write("h/.claude/CLAUDE.md", "user")
+        .write("r/CLAUDE.md", "root");
+    assert_eq!(
+        claude(&t.book("r")),
+        pairs(&[("~:CLAUDE", "always-apply"), ("CLAUDE", "always-apply")])
+    );
+}
+
+#[test]
+fn t20_to_t27_rules_and_paths() {
+    let t = Tree::new();
+    t.write("r/.claude/rules/general.md", "General.")
+        .write(
+            "r/.claude/rules/api/handlers.md",
+            "---\npaths:\n  - \"src/api/**/*.ts\"\n---\nHandlers.",
+        )
+        .write(
+            "r/.claude/rules/brace.md",
+            "---\npaths: src/**/*.{ts,tsx}\n---\nBrace.",
+        )
+        .write(
+            "r/.claude/rules/commas.md",
+            "---\npaths: {src,lib}/**/*.ts, tests/**/*.test.ts\n---\nCommas.",
+        )
+        .write(
+            "r/.claude/rules/md.md",
+            "---\npaths: [\"*.md\"]\n---\nMarkdown.",
+        )
+        .write("r/.claude/rules/cs.md", "---\nglobs: \"**/*.cs\"\n---\nC#.")
+        .write(
+            "r/.claude/rules/empty.md",
+            "---\npaths: []\n---\nEmpty paths.",
+        )
+        .write("r/.claude/rules/README.md", "Not a rule.")
+        .write("h/.claude/rules/style.md", "user")
+        .write("r/.claude/rules/style.md", "proj");
+    let book = t.book("r");
+    let bucket = |name: &str| {
+        claude(&book)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b)
+    };
+    assert_eq!(bucket("general").as_deref(), Some("always-apply")); // T20
+    assert_eq!(bucket("handlers").as_deref(), Some("rulebook")); // T21
+    let handlers = book.items().find(|r| r.name == "handlers").unwrap();
+    assert_eq!(
+        handlers.description.as_deref(),
+        Some("Applies to src/api/**/*.ts")
+    );
+    let hits = |p: &str| -> Vec<String> { book.matches(p).into_iter().map(|m| m.name).collect() };
+    assert!(hits("src/api/a.ts").contains(&"handlers".to_owned()));
+    assert!(!hits("lib/api/a.ts").contains(&"handlers".to_owned()));
+    assert!(hits("src/x/a.tsx").contains(&"brace".to_owned())); // T22
+    // T23: one string of several patterns, split outside braces; an info says so.
+    let commas = book.items().find(|r| r.name == "commas").unwrap();
+    assert_eq!(
+        commas.globs.as_deref().unwrap(),
+        ["{src,lib}/**/*.ts", "tests/**/*.test.ts"]
+    );
+    assert!(hits("lib/a.ts").contains(&"commas".to_owned()));
+    assert!(has(
+        &book,
+        DiagnosticCode::WrongType,
+        "one string of several patterns"
+    ));
+    assert!(hits("scripts/notes.md").contains(&"md".to_owned())); // T24: any depth
+    // T25: `globs` is not a Claude key.
+    assert_eq!(bucket("cs").as_deref(), Some("always-apply"));
+    assert!(has(
+        &book,
+        DiagnosticCode::WrongType,
+        "Claude Code ignores `globs`"
+    ));
+    // T26: `paths: []` loads unconditionally, with a warning.
+    assert_eq!(bucket("empty").as_deref(), Some("always-apply"));
+    assert!(has(&book, DiagnosticCode::WrongType, "lists no pattern"));
+    assert!(bucket("README").is_none());
+    // T27: the project's rule wins over the user's.
+    assert_eq!(content(&book, "style"), "proj");
+}
+
+#[test]
+fn t28_to_t34_imports_and_comments() {
+    let t = Tree::new();
+    t.write("r/CLAUDE.md", "See @docs/a.md and `@docs/b.md`")
+        .write("r/docs/a.md", "A")
+        .write("r/docs/b.md", "B");
+    let book = t.book("r");
+    assert_eq!(content(&book, "CLAUDE"), "See A and `@docs/b.md`"); // T28
+    let rule = book.items().find(|r| r.name == "CLAUDE").unwrap();
+    assert_eq!(rule.includes.len(), 1);
+    assert!(rule.includes[0].ends_with("docs/a.md"));
+    // T29: four hops.
+    let t = Tree::new();
+    t.write("r/CLAUDE.md", "@1.md")
+        .write("r/1.md", "1 @2.md")
+        .write("r/2.md", "2 @3.md")
+        .write("r/3.md", "3 @4.md")
+        .write("r/4.md", "4 @5.md")
+        .write("r/5.md", "5");
+    let book = t.book("r");
+    assert_eq!(content(&book, "CLAUDE"), "1 2 3 4 @5.md");
+    assert!(has(
+        &book,
+        DiagnosticCode::ImportFailed,
+        "depth limit (4 hops)"
+    ));
+    // T30: a cycle.
+    let t = Tree::new();
+    t.write("r/CLAUDE.md", "@a.md")
+        .write("r/a.md", "x @b.md")
+        .write("r/b.md", "y @a.md");
+    let book = t.book("r");
+    assert_eq!(content(&book, "CLAUDE"), "x y @a.md");
+    assert!(has(&book, DiagnosticCode::ImportFailed, "cycle"));
+    // T31: relative to the importing file.
+    let t = Tree::new();
+    t.write("r/.claude/CLAUDE.md", "@insights/x.md")
+        .write("r/insights/x.md", "X");
+    let book = t.book("r");
+    assert_eq!(content(&book, ".claude:CLAUDE"), "@insights/x.md");
+    assert!(has(
+        &book,
+        DiagnosticCode::ImportFailed,
+        ".claude/insights/x.md"
+    ));
+    // T32: an e-mail address is no import.
+    let t = Tree::new();
+    t.write("r/CLAUDE.md", "mail me@example.com");
+    let book = t.book("r");
+    assert_eq!(content(&book, "CLAUDE"), "mail me@example.com");
+    assert!(
+        !book
+            .diagnostics()
+            .iter()
+            .any(|d| d.code == DiagnosticCode::ImportFailed)
+    );
+    // T33: outside the project: refused, unless allowed.
+    let t = Tree::new();
+    t.write("r/CLAUDE.md", "@~/.claude/personal.md")
+        .write("h/.claude/personal.md", "P");
+    let book = t.book("r");
+    assert_eq!(content(&book, "CLAUDE"), "@~/.claude/personal.md");
+    assert!(has(
+        &book,
+        DiagnosticCode::ImportFailed,
+        "external imports are not allowed"
+    ));
+    let allowed = t.book_with(
+        "r",
+        Options::new().provider_option("claude", "allow_external_imports", "true"),
+    );
+    assert_eq!(content(&allowed, "CLAUDE"), "P");
+    // T34: HTML comments are removed.
+    let t = Tree::new();
+    t.write("r/CLAUDE.md", "a<!-- hidden -->b");
+    assert_eq!(content(&t.book("r"), "CLAUDE"), "ab");
+}
+
+#[test]
+fn t35_t84_descendants_and_the_glob_root() {
+    let t = Tree::new();
+    t.write("r/frontend/CLAUDE.md", "front");
+    let book = t.book("r");
+    let front = book.items().find(|r| r.name == "frontend:CLAUDE").unwrap();
+    assert_eq!(front.globs.as_deref().unwrap(), ["frontend/**"]);
+    // T84: `paths` are relative to the directory holding `.claude`, from a subdirectory too.
+    let t = Tree::new();
+    t.write(
+        "r/.claude/rules/api.md",
+        "---\npaths: [\"pkg/src/**\", \"other/**\"]\n---\nAPI.",
+    );
+    let book = t.book("r/pkg");
+    let hits = |p: &str| -> Vec<String> { book.matches(p).into_iter().map(|m| m.name).collect() };
+    assert_eq!(hits("src/a.ts"), ["api"]);
+    assert_eq!(hits("../other/x.ts"), ["api"]);
+    assert!(hits("../../elsewhere/y.ts").is_empty());
+}
+
+/// T15: `CLAUDE.md -> AGENTS.md` is one file: Claude (priority 65) reads it first, and the
+/// AGENTS.md rule is the same file, injected once.
+#[cfg(unix)]
+#[test]
+fn t15_a_symlinked_claude_md_is_one_rule() {
+    let t = Tree::new();
+    t.write("r/AGENTS.md", "Shared instructions.");
+    std::os::unix::fs::symlink(t.path("r/AGENTS.md"), t.path("r/CLAUDE.md")).unwrap();
+    let book = t.book("r");
+    let same: Vec<(&str, &str)> = book
+        .all()
+        .iter()
+        .filter_map(|e| match e.status {
+            rulebook::Status::SameFile { by } => Some((
+                e.item.source.provider.as_str(),
+                book.all()[by].item.source.provider.as_str(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(same, [("agents-md", "claude")]);
+    assert_eq!(
+        book.system_prompt_section()
+            .matches("Shared instructions.")
+            .count(),
+        1
+    );
+}
