@@ -643,3 +643,11 @@ fn monorepo_explain_and_match() {
     ));
     insta::assert_snapshot!(run_below("monorepo", "", &["explain", "--no-nested"]));
 }
+
+/// AGENTS.md and Claude Code as a person sees them: every file with its scope and order,
+/// imports listed.
+#[test]
+fn agents_and_claude_explain() {
+    insta::assert_snapshot!(run_below("claude-imports", "", &["explain"]));
+    insta::assert_snapshot!(run_below("claude-imports", "", &["explain", "CLAUDE"]));
+}

@@ -214,6 +214,28 @@ fn load_memory(
     let text = rulebook_kit::frontmatter::normalize_text(&out.items[i].content);
     let expanded = expand_imports(&text, path, imports);
     out.diagnostics.extend(expanded.diagnostics);
+    // A file that is one import (`@AGENTS.md`, as Claude's docs advise) is that file: it
+    // takes the imported file's real path, so the other provider's rule of the same file
+    // is shadowed by it ("same file as …") and the text is injected once.
+    let whole = text.trim();
+    let single = whole.starts_with('@')
+        && !whole.contains(char::is_whitespace)
+        && expanded.includes.len() == 1;
+    if single {
+        let imported = expanded.includes[0].clone();
+        out.diagnostics.push(
+            Diagnostic::info(
+                DiagnosticCode::Shadowed,
+                format!(
+                    "{} is one import of {}: one rule, its text injected once",
+                    path.display(),
+                    imported.display()
+                ),
+            )
+            .with_path(path),
+        );
+        out.items[i].source.real_path = Some(imported);
+    }
     let rule = &mut out.items[i];
     rule.content = expanded.text;
     rule.includes = expanded.includes;

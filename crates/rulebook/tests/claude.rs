@@ -303,3 +303,27 @@ fn t15_a_symlinked_claude_md_is_one_rule() {
         1
     );
 }
+
+/// A CLAUDE.md that is one import of AGENTS.md is reported as such, and injected once.
+#[test]
+fn a_claude_md_of_one_import_is_one_rule() {
+    let t = Tree::new();
+    t.write("r/AGENTS.md", "Shared instructions.")
+        .write("r/CLAUDE.md", "@AGENTS.md\n");
+    let book = t.book("r");
+    assert_eq!(
+        book.system_prompt_section()
+            .matches("Shared instructions.")
+            .count(),
+        1
+    );
+    assert!(has(&book, DiagnosticCode::Shadowed, "is one import of"));
+    let (loser, winner) = book.shadowed().next().unwrap();
+    assert_eq!(
+        (
+            loser.source.provider.as_str(),
+            winner.source.provider.as_str()
+        ),
+        ("agents-md", "claude")
+    );
+}

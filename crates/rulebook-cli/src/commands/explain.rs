@@ -47,6 +47,8 @@ struct Details<'a> {
     activation: Option<rulebook::Activation>,
     frontmatter: &'a rulebook::stages::rule::Map,
     content_bytes: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    includes: Vec<json::PathText<'a>>,
 }
 
 #[derive(Serialize)]
@@ -157,6 +159,7 @@ fn file(book: &Rulebook, index: usize, details: bool) -> File<'_> {
             activation: rule.activation,
             frontmatter: &rule.frontmatter,
             content_bytes: rule.content.len(),
+            includes: rule.includes.iter().map(|p| json::PathText(p)).collect(),
         }),
     }
 }
@@ -508,6 +511,10 @@ fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
         }
         if let Some(activation) = rule.activation {
             let _ = writeln!(out.text, "    trigger: {activation:?}");
+        }
+        if !rule.includes.is_empty() {
+            let shown: Vec<String> = rule.includes.iter().map(|p| out.show(p)).collect();
+            let _ = writeln!(out.text, "    imports: {}", shown.join(", "));
         }
         let first = rule.content.lines().next().unwrap_or("");
         let _ = writeln!(

@@ -77,22 +77,24 @@ pub(crate) fn scope(book: &Rulebook, rule: &Rule) -> Option<String> {
         }
     }
     // A rule file below the working directory in a directory of its own (`apps/api/` of
-    // `apps/api/.cursor/rules/x.mdc`): the directories before the first hidden one.
+    // `apps/api/.cursor/rules/x.mdc` or of `apps/api/AGENTS.md`): the directories before
+    // the first hidden one, the file name left out.
     let rel = rule.path.strip_prefix(book.cwd()).ok()?;
-    let dirs: Vec<String> = rel
+    let parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let mut dirs: Vec<&str> = parts
+        .iter()
+        .map(String::as_str)
         .take_while(|c| !c.starts_with('.'))
         .collect();
-    let total = rel.components().count();
-    if dirs.is_empty() || dirs.len() + 1 >= total && !rule.name.contains(':') {
+    if dirs.len() == parts.len() {
+        dirs.pop();
+    }
+    if dirs.is_empty() {
         return None;
     }
-    let dirs = if dirs.len() + 1 == total {
-        &dirs[..dirs.len()]
-    } else {
-        &dirs[..]
-    };
     Some(format!(
         "applies under {}/",
         crate::printer::escape(&dirs.join("/"))
