@@ -27,6 +27,11 @@ struct Tree {
     /// A legacy file (`.cursorrules`, `.windsurfrules`): the reference profile does not
     /// read it (behaviour.md S9.1); Extended E1 does.
     legacy: bool,
+    /// Files of formats only Extended reads (AGENTS.md, CLAUDE.md, `.claude/rules`).
+    extended_only: usize,
+    /// Files Extended reads and turns into no rule: an AGENTS.md or CLAUDE.md with nothing
+    /// but white space (as Codex and Claude skip them).
+    blank: usize,
 }
 
 fn files(dir: &Path) -> Vec<PathBuf> {
@@ -81,13 +86,15 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
             rule_files += 1;
         }
     }
-    for folder in [
-        "claude-rules",
-        "claude-md",
-        "agents-md",
-        "copilot-instructions",
-        "copilot-instructions-md",
-    ] {
+    // `.claude/rules`, as Claude Code reads them (Extended).
+    let claude_rules = copy_into(
+        &corpus.join("claude-rules"),
+        &project.join(".claude/rules"),
+        Some("md"),
+    );
+    rule_files += claude_rules;
+    // Formats rulebook does not read yet: through the native provider, for robustness.
+    for folder in ["copilot-instructions", "copilot-instructions-md"] {
         let dir = project.join(".xcsh/rules").join(folder);
         rule_files += copy_into(&corpus.join(folder), &dir, Some("md"));
     }
@@ -102,6 +109,8 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
         home,
         rule_files,
         legacy: false,
+        extended_only: claude_rules,
+        blank: 0,
     });
     // Whole-file formats: one project each.
     for (folder, name) in [
@@ -119,6 +128,27 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
                 project,
                 rule_files: 1,
                 legacy: name != ".clinerules",
+                extended_only: 0,
+                blank: 0,
+            });
+        }
+    }
+    // One file per directory, as Codex and Claude Code read them (Extended).
+    for (folder, name) in [("agents-md", "AGENTS.md"), ("claude-md", "CLAUDE.md")] {
+        for (i, file) in files(&corpus.join(folder)).into_iter().enumerate() {
+            let project = scratch.join(format!("{folder}-{i}/project"));
+            fs::create_dir_all(&project).unwrap();
+            fs::copy(&file, project.join(name)).unwrap();
+            let blank = fs::read(&file)
+                .map(|b| String::from_utf8_lossy(&b).trim().is_empty())
+                .unwrap_or(false);
+            trees.push(Tree {
+                home: scratch.join(format!("{folder}-{i}/home")),
+                project,
+                rule_files: 1,
+                legacy: false,
+                extended_only: 1,
+                blank: usize::from(blank),
             });
         }
     }
@@ -133,6 +163,12 @@ fn run_json(tree: &Tree, args: &[&str]) -> (i32, Value) {
         .arg(&tree.project)
         .arg("--home")
         .arg(&tree.home)
+        // Claude Code walks up to `/`: not past the scratch tree.
+        .arg("--option")
+        .arg(format!(
+            "claude.walk_ceiling={}",
+            tree.project.parent().unwrap().display()
+        ))
         .output()
         .unwrap();
     let code = output
@@ -200,8 +236,20 @@ fn run_corpus(corpus: &Path, label: &str) -> String {
                     .entry("legacy file, not read by reference".to_owned())
                     .or_default() += tree.rule_files;
                 tree.rule_files
+            } else if profile == "reference" {
+                if tree.extended_only > 0 {
+                    *skipped
+                        .entry("a format only Extended reads".to_owned())
+                        .or_default() += tree.extended_only;
+                }
+                tree.extended_only
             } else {
-                0
+                if tree.blank > 0 {
+                    *skipped
+                        .entry("blank AGENTS.md or CLAUDE.md, no rule".to_owned())
+                        .or_default() += tree.blank;
+                }
+                tree.blank
             };
             assert_eq!(
                 loaded.len() + not_loaded.len() + ignored,

@@ -354,7 +354,10 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
             continue; // the unquoted-glob finding says the same (or Cursor reads it so)
         }
         let mut d = d.clone();
-        d.severity = severity(d.code);
+        // What a provider reports as information stays information.
+        if d.severity != Severity::Info {
+            d.severity = severity(d.code);
+        }
         // Recovered YAML: the rule acts as written; worth fixing, not failing.
         if d.code == DiagnosticCode::YamlSyntax
             && d.path
