@@ -290,6 +290,17 @@ impl Options {
         self
     }
 
+    /// Lets `@path` imports (Claude Code) reach files outside the project; refused (a
+    /// warning, the token kept) by default.
+    #[must_use]
+    pub fn allow_external_imports(self, yes: bool) -> Self {
+        self.provider_option(
+            "claude",
+            "allow_external_imports",
+            if yes { "true" } else { "false" },
+        )
+    }
+
     /// E11: the project root, given instead of found by its markers.
     #[must_use]
     pub fn project_root(mut self, root: impl Into<PathBuf>) -> Self {

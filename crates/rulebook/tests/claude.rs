@@ -327,3 +327,13 @@ fn a_claude_md_of_one_import_is_one_rule() {
         ("agents-md", "claude")
     );
 }
+
+/// Reference: the original has no Claude Code provider.
+#[test]
+fn reference_reads_no_claude_files() {
+    let t = Tree::new();
+    t.write("r/CLAUDE.md", "root")
+        .write("r/.claude/rules/a.md", "A");
+    let book = t.book_with("r", Options::new().profile(rulebook::Profile::Reference));
+    assert!(claude(&book).is_empty());
+}
