@@ -140,8 +140,7 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
             fs::create_dir_all(&project).unwrap();
             fs::copy(&file, project.join(name)).unwrap();
             let blank = fs::read(&file)
-                .map(|b| String::from_utf8_lossy(&b).trim().is_empty())
-                .unwrap_or(false);
+                .is_ok_and(|b| String::from_utf8_lossy(&b).trim().is_empty());
             trees.push(Tree {
                 home: scratch.join(format!("{folder}-{i}/home")),
                 project,
