@@ -343,7 +343,7 @@ fn check_agrees_with_cursor_about_unquoted_globs() {
 #[test]
 fn check_speaks_where_it_was_silent() {
     let dir = project(&[
-        ("GEMINI.md", b"Be nice.\n"),
+        ("AGENT.md", b"Be nice.\n"),
         (
             ".github/instructions/x.instructions.md",
             b"---\napplyTo: '**'\n---\nX\n",

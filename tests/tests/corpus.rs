@@ -139,8 +139,8 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
             let project = scratch.join(format!("{folder}-{i}/project"));
             fs::create_dir_all(&project).unwrap();
             fs::copy(&file, project.join(name)).unwrap();
-            let blank = fs::read(&file)
-                .is_ok_and(|b| String::from_utf8_lossy(&b).trim().is_empty());
+            let blank =
+                fs::read(&file).is_ok_and(|b| String::from_utf8_lossy(&b).trim().is_empty());
             trees.push(Tree {
                 home: scratch.join(format!("{folder}-{i}/home")),
                 project,

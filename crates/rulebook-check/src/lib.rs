@@ -116,10 +116,8 @@ fn unquoted_globs(text: &str) -> Vec<(usize, String)> {
 /// The formats rulebook does not read yet, by the path a project keeps them at, and who
 /// reads them.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("GEMINI.md", "Gemini CLI"),
-    (".github/copilot-instructions.md", "GitHub Copilot"),
-    (".github/instructions", "GitHub Copilot"),
-    (".kiro/steering", "Kiro"),
+    ("AGENT.md", "Zed and Roo Code"),
+    (".cline/rules", "the Cline CLI"),
 ];
 
 /// Which findings to report, and whether warnings fail.

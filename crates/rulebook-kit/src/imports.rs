@@ -22,6 +22,9 @@ pub struct ImportOptions {
     pub allow_outside: bool,
     /// The home directory, for `~/…`.
     pub home: PathBuf,
+    /// Gemini's recognition: a token's first character must be `.`, `/` or an ASCII letter
+    /// (Claude's: anything but white space).
+    pub path_start_rule: bool,
 }
 
 /// The expanded text, the files imported (in expansion order), and what failed.
@@ -97,7 +100,12 @@ fn expand(
             let rest = &line[i + 1..];
             let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
             let token = &rest[..len];
-            if token.is_empty() {
+            let bad_start = options.path_start_rule
+                && !token
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c == '.' || c == '/' || c.is_ascii_alphabetic());
+            if token.is_empty() || bad_start {
                 out.push(c);
                 previous = Some(c);
                 continue;

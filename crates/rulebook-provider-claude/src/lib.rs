@@ -111,6 +111,7 @@ impl Provider<RuleCapability> for ClaudeProvider {
             boundary: ctx.project_root.clone(),
             allow_outside: ctx.option("claude", "allow_external_imports") == Some("true"),
             home: ctx.home.clone(),
+            path_start_rule: false,
         };
         // The user's file.
         if let Some(user) = ctx.in_home(".claude/CLAUDE.md") {

@@ -213,6 +213,12 @@ fn default_providers(options: &Options) -> Vec<Box<dyn Provider<RuleCapability>>
         Box::new(rulebook_provider_agents_md::AgentsMdProvider),
         #[cfg(feature = "claude")]
         Box::new(rulebook_provider_claude::ClaudeProvider),
+        #[cfg(feature = "copilot")]
+        Box::new(rulebook_provider_copilot::CopilotProvider),
+        #[cfg(feature = "gemini")]
+        Box::new(rulebook_provider_gemini::GeminiProvider),
+        #[cfg(feature = "kiro")]
+        Box::new(rulebook_provider_kiro::KiroProvider),
     ]
 }
 

@@ -1,0 +1,213 @@
+//! The Gemini CLI rules provider (SPEC-providers §3.5), Extended only.
+//!
+//! - Names: option `file_names` (comma-separated; default `GEMINI.md`); a name another
+//!   provider owns (`AGENTS.md`, `CLAUDE.md`) is skipped with an `info`, so one file is not
+//!   read twice.
+//! - User: `~/.gemini/<name>` → `~:<stem>`.
+//! - The chain: every name in every directory from the project root down to the working
+//!   directory, root first (the documented order; Gemini itself sorts the paths as strings,
+//!   so `Api/GEMINI.md` can come before the root's), always-apply.
+//! - Descendants (E11): scoped to their directory (Gemini loads them when a tool touches a
+//!   file there).
+//! - Raw text; `@path` imports as Gemini recognizes them (a token at the start or after white
+//!   space, starting with `.`, `/` or a letter; not in code), 5 levels deep, confined to the
+//!   project root (without a repository, to the importing file's directory).
+//!
+//! Depends on `rulebook-kit`.
+//!
+//! ```
+//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_provider_gemini::GeminiProvider;
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::write(dir.path().join("GEMINI.md"), "Be brief.")?;
+//! let loaded = GeminiProvider.load(&LoadContext::new(dir.path(), ""))?;
+//! assert_eq!(loaded.items[0].name, "GEMINI");
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+use rulebook_kit::{
+    Activation, Diagnostic, DiagnosticCode, FileLoader, ImportOptions, KnownKey, Level,
+    LoadContext, LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability,
+    dir_scoped_name, expand_imports, scope_to_directory,
+};
+
+/// GEMINI.md has no frontmatter; the policy matters to nothing (bodies are raw).
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::StringsOnly,
+);
+
+/// Gemini's import depth (`maxDepth: 5`).
+pub const IMPORT_DEPTH: usize = 5;
+
+/// Names other providers read: not read again.
+const OWNED_ELSEWHERE: &[&str] = &["AGENTS.md", "CLAUDE.md"];
+
+/// The Gemini provider (id `gemini`, priority 45).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GeminiProvider;
+
+fn names(ctx: &LoadContext) -> Vec<String> {
+    ctx.option("gemini", "file_names")
+        .unwrap_or("GEMINI.md")
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+impl Provider<RuleCapability> for GeminiProvider {
+    fn id(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn description(&self) -> &'static str {
+        "Gemini CLI: GEMINI.md in ~/.gemini and from the project root down, nested ones, imports (Extended)"
+    }
+
+    fn priority(&self) -> i32 {
+        45
+    }
+
+    fn known_keys(&self) -> &[KnownKey] {
+        &[]
+    }
+
+    fn nested_names(&self) -> Vec<String> {
+        vec!["GEMINI.md".to_owned()]
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let mut out = LoadResult::default();
+        if ctx.profile != Profile::Extended {
+            return Ok(out);
+        }
+        let loader = FileLoader::new(ctx, "gemini", "Gemini CLI", FIELD_POLICY).raw(true);
+        let mut wanted = Vec::new();
+        for name in names(ctx) {
+            if OWNED_ELSEWHERE.contains(&name.as_str()) {
+                out.diagnostics.push(Diagnostic::info(
+                    DiagnosticCode::Shadowed,
+                    format!("Gemini's context file name {name} is read by its own provider; the gemini provider skips it"),
+                ));
+            } else {
+                wanted.push(name);
+            }
+        }
+        let in_repo = ctx.repo_root.is_some();
+        let root = ctx.project_root.clone();
+        if let Some(home) = ctx.in_home(".gemini") {
+            for name in &wanted {
+                let stem = rulebook_kit::stem(Path::new(name));
+                let options = imports(ctx, &home, true);
+                load(
+                    &loader,
+                    &home.join(name),
+                    &format!("~:{stem}"),
+                    Level::User,
+                    &options,
+                    &mut out,
+                );
+            }
+        }
+        let mut chain: Vec<PathBuf> = ctx
+            .cwd
+            .ancestors()
+            .take_while(|d| d.starts_with(&root))
+            .map(Path::to_path_buf)
+            .collect();
+        chain.reverse();
+        for dir in &chain {
+            for name in &wanted {
+                let stem = rulebook_kit::stem(Path::new(name));
+                let rule_name = dir_scoped_name(dir, &stem, &root, &ctx.home);
+                let options = imports(ctx, dir, in_repo);
+                load(
+                    &loader,
+                    &dir.join(name),
+                    &rule_name,
+                    Level::Project,
+                    &options,
+                    &mut out,
+                );
+            }
+        }
+        for name in &wanted {
+            for dir in ctx.nested_dirs(name) {
+                let Ok(rel) = dir.strip_prefix(&ctx.cwd) else {
+                    continue;
+                };
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                let stem = rulebook_kit::stem(Path::new(name));
+                let rule_name = dir_scoped_name(dir, &stem, &root, &ctx.home);
+                let options = imports(ctx, dir, in_repo);
+                let first = out.items.len();
+                load(
+                    &loader,
+                    &dir.join(name),
+                    &rule_name,
+                    Level::Project,
+                    &options,
+                    &mut out,
+                );
+                for rule in &mut out.items[first..] {
+                    scope_to_directory(rule, &rel);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Imports confined to the project root, or, outside a repository, to the file's directory.
+fn imports(ctx: &LoadContext, dir: &Path, in_repo: bool) -> ImportOptions {
+    let boundary = if in_repo {
+        ctx.project_root.clone()
+    } else {
+        dir.to_path_buf()
+    };
+    ImportOptions {
+        max_depth: IMPORT_DEPTH,
+        boundary: std::fs::canonicalize(&boundary).unwrap_or(boundary),
+        allow_outside: false,
+        home: ctx.home.clone(),
+        path_start_rule: true,
+    }
+}
+
+fn load(
+    loader: &FileLoader,
+    path: &Path,
+    name: &str,
+    level: Level,
+    imports: &ImportOptions,
+    out: &mut LoadResult<Rule>,
+) {
+    // A directory named like the file is passed over silently, as Gemini does.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return;
+    }
+    let Some(i) = loader.load_file(path, name, level, None, out) else {
+        return;
+    };
+    let expanded = expand_imports(&out.items[i].content, path, imports);
+    out.diagnostics.extend(expanded.diagnostics);
+    let rule = &mut out.items[i];
+    rule.content = expanded.text;
+    rule.includes = expanded.includes;
+    rule.always_apply = Some(true);
+    rule.activation = Some(Activation::AlwaysOn);
+    if rule.content.trim().is_empty() {
+        out.items.truncate(i);
+    }
+}

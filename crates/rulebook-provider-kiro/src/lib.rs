@@ -1,0 +1,184 @@
+//! The Kiro steering provider (SPEC-providers §3.6), Extended only:
+//! `<project root>/.kiro/steering/*.md`, then `~/.kiro/steering/*.md` (the workspace wins a
+//! name clash), top level only.
+//!
+//! | `inclusion` | the rule |
+//! |---|---|
+//! | absent, `always` | always-apply |
+//! | `fileMatch` | attached to files matching `fileMatchPattern` (a string, or a list), anchored at the project root; a string with commas is one pattern to Kiro, which never fires (a warning) |
+//! | `manual` | manual: read through `rule://` only |
+//! | `auto` | the rulebook, by its description (none: no bucket) |
+//! | anything else | a warning, and always-apply |
+//!
+//! Depends on `rulebook-kit`.
+//!
+//! ```
+//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_provider_kiro::KiroProvider;
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::create_dir_all(dir.path().join(".kiro/steering"))?;
+//! std::fs::write(dir.path().join(".kiro/steering/product.md"), "The product.")?;
+//! let loaded = KiroProvider.load(&LoadContext::new(dir.path(), ""))?;
+//! assert_eq!(loaded.items[0].always_apply, Some(true));
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
+
+use std::path::Path;
+
+use rulebook_kit::coerce::{
+    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+};
+use rulebook_kit::{
+    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadContext,
+    LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, Value,
+};
+
+/// Kiro's field coercion.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOrScalarText,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::StringsOnly,
+);
+
+/// The keys Kiro steering files may set.
+pub const KNOWN_KEYS: &[KnownKey] = &[
+    KnownKey::new("inclusion", "always, fileMatch, manual or auto"),
+    KnownKey::new(
+        "fileMatchPattern",
+        "with inclusion: fileMatch, the files it applies to",
+    ),
+    COMMON_KEYS[0],
+    KnownKey::new("name", "a display name (inclusion: auto)"),
+];
+
+/// The Kiro provider (id `kiro`, priority 48).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KiroProvider;
+
+impl Provider<RuleCapability> for KiroProvider {
+    fn id(&self) -> &'static str {
+        "kiro"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Kiro"
+    }
+
+    fn description(&self) -> &'static str {
+        "Kiro steering: .kiro/steering/*.md at the project root, then ~/.kiro/steering (Extended)"
+    }
+
+    fn priority(&self) -> i32 {
+        48
+    }
+
+    fn known_keys(&self) -> &[KnownKey] {
+        KNOWN_KEYS
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let mut out = LoadResult::default();
+        if ctx.profile != Profile::Extended {
+            return Ok(out);
+        }
+        let loader = FileLoader::new(ctx, "kiro", "Kiro", FIELD_POLICY);
+        let root = &ctx.project_root;
+        let mut dirs = vec![(root.join(".kiro/steering"), Level::Project)];
+        if let Some(user) = ctx.in_home(".kiro/steering") {
+            dirs.push((user, Level::User));
+        }
+        for (dir, level) in dirs {
+            let first = out.items.len();
+            let top = |path: &Path| path.parent() == Some(dir.as_path());
+            let boundary = (level == Level::Project).then_some(root.as_path());
+            loader.load_dir_where(
+                &dir,
+                &["md"],
+                level,
+                boundary,
+                &mut out,
+                &rulebook_kit::stem,
+                &top,
+            );
+            let mut notes = Vec::new();
+            for rule in &mut out.items[first..] {
+                notes.extend(inclusion(rule, root, level));
+            }
+            out.diagnostics.extend(notes);
+        }
+        Ok(out)
+    }
+}
+
+fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    let note = |rule: &Rule, severity_info: bool, message: String| {
+        let d = if severity_info {
+            Diagnostic::info(DiagnosticCode::WrongType, message)
+        } else {
+            Diagnostic::warning(DiagnosticCode::WrongType, message)
+        };
+        d.with_path(&rule.path)
+    };
+    let mode = rule
+        .frontmatter
+        .get("inclusion")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    match mode.as_deref() {
+        None | Some("always") => {
+            rule.always_apply = Some(true);
+            rule.activation = Some(Activation::AlwaysOn);
+        }
+        Some("fileMatch") => {
+            let globs: Vec<String> = match rule.frontmatter.get("fileMatchPattern") {
+                Some(Value::String(s)) => {
+                    if s.contains(',') {
+                        notes.push(note(rule, false, format!(
+                            "`fileMatchPattern: {s}` in {}: Kiro matches this comma list as one pattern, which never fires; use a YAML list",
+                            rule.path.display()
+                        )));
+                    }
+                    vec![s.clone()]
+                }
+                Some(Value::List(items)) => items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_owned))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if level == Level::User {
+                notes.push(note(rule, true, format!(
+                    "Kiro does not fire fileMatch for ~/.kiro/steering (kirodotdev/Kiro#9176): {} applies in rulebook, not in Kiro",
+                    rule.path.display()
+                )));
+            }
+            if rule.description.as_deref().is_none_or(str::is_empty) {
+                rule.description = Some(format!("Applies to {}", globs.join(", ")));
+            }
+            rule.globs = Some(globs);
+            rule.glob_dialect = GlobDialect::Anchored;
+            rule.glob_root = Some(root.to_path_buf());
+            rule.activation = Some(Activation::Glob);
+            rule.always_apply = None;
+        }
+        Some("manual") => {
+            rule.activation = Some(Activation::Manual);
+            rule.always_apply = None;
+        }
+        Some("auto") => {
+            rule.activation = Some(Activation::ModelDecision);
+            rule.always_apply = None;
+        }
+        Some(other) => {
+            notes.push(note(rule, false, format!(
+                "`inclusion: {other}` in {} is not always, fileMatch, manual or auto; read as always",
+                rule.path.display()
+            )));
+            rule.always_apply = Some(true);
+            rule.activation = Some(Activation::AlwaysOn);
+        }
+    }
+    notes
+}
