@@ -27,10 +27,11 @@ struct Tree {
     /// A legacy file (`.cursorrules`, `.windsurfrules`): the reference profile does not
     /// read it (behaviour.md S9.1); Extended E1 does.
     legacy: bool,
-    /// Files of formats only Extended reads (AGENTS.md, CLAUDE.md, `.claude/rules`).
+    /// Files of formats only Extended reads (AGENTS.md, CLAUDE.md, `.claude/rules`,
+    /// Copilot's).
     extended_only: usize,
-    /// Files Extended reads and turns into no rule: an AGENTS.md or CLAUDE.md with nothing
-    /// but white space (as Codex and Claude skip them).
+    /// Files Extended reads and turns into no rule: an AGENTS.md, CLAUDE.md or
+    /// copilot-instructions.md with nothing but white space (an empty rule).
     blank: usize,
 }
 
@@ -93,11 +94,21 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
         Some("md"),
     );
     rule_files += claude_rules;
-    // Formats rulebook does not read yet: through the native provider, for robustness.
-    for folder in ["copilot-instructions", "copilot-instructions-md"] {
-        let dir = project.join(".xcsh/rules").join(folder);
-        rule_files += copy_into(&corpus.join(folder), &dir, Some("md"));
+    // Copilot's path-specific instructions, as Copilot reads them (Extended).
+    let mut instructions = 0;
+    let dir = project.join(".github/instructions");
+    fs::create_dir_all(&dir).unwrap();
+    for file in files(&corpus.join("copilot-instructions-md")) {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let target = if name.ends_with(".instructions.md") {
+            name
+        } else {
+            format!("{}.instructions.md", name.trim_end_matches(".md"))
+        };
+        fs::copy(&file, dir.join(target)).unwrap();
+        instructions += 1;
     }
+    rule_files += instructions;
     for file in files(&corpus.join("windsurf-global-md")) {
         let dir = home.join(".codeium/windsurf/memories");
         fs::create_dir_all(&dir).unwrap();
@@ -109,7 +120,7 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
         home,
         rule_files,
         legacy: false,
-        extended_only: claude_rules,
+        extended_only: claude_rules + instructions,
         blank: 0,
     });
     // Whole-file formats: one project each.
@@ -134,10 +145,14 @@ fn build_trees(corpus: &Path, scratch: &Path) -> Vec<Tree> {
         }
     }
     // One file per directory, as Codex and Claude Code read them (Extended).
-    for (folder, name) in [("agents-md", "AGENTS.md"), ("claude-md", "CLAUDE.md")] {
+    for (folder, name) in [
+        ("agents-md", "AGENTS.md"),
+        ("claude-md", "CLAUDE.md"),
+        ("copilot-instructions", ".github/copilot-instructions.md"),
+    ] {
         for (i, file) in files(&corpus.join(folder)).into_iter().enumerate() {
             let project = scratch.join(format!("{folder}-{i}/project"));
-            fs::create_dir_all(&project).unwrap();
+            fs::create_dir_all(project.join(name).parent().unwrap()).unwrap();
             fs::copy(&file, project.join(name)).unwrap();
             let blank =
                 fs::read(&file).is_ok_and(|b| String::from_utf8_lossy(&b).trim().is_empty());
@@ -245,7 +260,10 @@ fn run_corpus(corpus: &Path, label: &str) -> String {
             } else {
                 if tree.blank > 0 {
                     *skipped
-                        .entry("blank AGENTS.md or CLAUDE.md, no rule".to_owned())
+                        .entry(
+                            "blank AGENTS.md, CLAUDE.md or copilot-instructions.md, no rule"
+                                .to_owned(),
+                        )
                         .or_default() += tree.blank;
                 }
                 tree.blank

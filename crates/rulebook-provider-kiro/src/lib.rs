@@ -168,6 +168,12 @@ fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
             rule.always_apply = None;
         }
         Some("auto") => {
+            if rule.description.as_deref().is_none_or(str::is_empty) {
+                notes.push(note(rule, false, format!(
+                    "`inclusion: auto` in {} has no description: Kiro cannot decide when to include it, so it never does",
+                    rule.path.display()
+                )));
+            }
             rule.activation = Some(Activation::ModelDecision);
             rule.always_apply = None;
         }
