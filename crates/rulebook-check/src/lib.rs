@@ -60,7 +60,8 @@ pub fn severity(code: DiagnosticCode) -> Severity {
         | DiagnosticCode::InvalidTrigger => Severity::Error,
         DiagnosticCode::UnsupportedFormat
         | DiagnosticCode::IneffectiveKey
-        | DiagnosticCode::OverToolBudget => Severity::Info,
+        | DiagnosticCode::OverToolBudget
+        | DiagnosticCode::ToolsDiffer => Severity::Info,
         _ => Severity::Warning,
     }
 }

@@ -185,7 +185,7 @@ fn apply_to(rule: &mut Rule, root: &Path, agent: &str) -> Vec<Diagnostic> {
             {
                 notes.push(
                     Diagnostic::info(
-                        DiagnosticCode::GlobNamesDirectory,
+                        DiagnosticCode::ToolsDiffer,
                         format!(
                             "VS Code matches `{}` (in {}) at any depth; GitHub's own agents anchor such a pattern at the repository root",
                             p.join(", "),

@@ -70,6 +70,9 @@ pub enum DiagnosticCode {
     GlobNamesDirectory,
     /// A key that does nothing where it is (globs on an always-apply rule).
     IneffectiveKey,
+    /// Two tools read the same text differently (VS Code and GitHub's agents anchor an
+    /// `applyTo` pattern differently): worth knowing.
+    ToolsDiffer,
     /// An `@path` import could not be expanded (missing, outside the project, a cycle, too
     /// deep); its text stays as written.
     ImportFailed,
@@ -125,6 +128,7 @@ impl DiagnosticCode {
             Self::UnsupportedFormat => "unsupported-format",
             Self::GlobNamesDirectory => "glob-names-directory",
             Self::IneffectiveKey => "ineffective-key",
+            Self::ToolsDiffer => "tools-differ",
             Self::ImportFailed => "import-failed",
             Self::OverToolBudget => "over-tool-budget",
         }
@@ -154,6 +158,7 @@ impl DiagnosticCode {
         Self::UnsupportedFormat,
         Self::GlobNamesDirectory,
         Self::IneffectiveKey,
+        Self::ToolsDiffer,
         Self::ImportFailed,
         Self::OverToolBudget,
     ];
