@@ -621,30 +621,58 @@ impl<C: Capability> Registry<C> {
             .into_iter()
             .filter(|p| self.is_enabled(p.id()))
             .collect();
-        let results: Vec<Result<LoadResult<C::Item>, ProviderError>> =
-            if self.parallel && enabled.len() > 1 {
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = enabled
-                        .iter()
-                        .map(|p| scope.spawn(move || p.load(ctx)))
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| {
-                            h.join().unwrap_or_else(|panic| {
-                                let message = panic
-                                    .downcast_ref::<&str>()
-                                    .map(ToString::to_string)
-                                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                                    .unwrap_or_else(|| "the provider panicked".to_owned());
-                                Err(message.into())
-                            })
-                        })
-                        .collect()
+        let results: Vec<Result<LoadResult<C::Item>, ProviderError>> = if self.parallel
+            && enabled.len() > 1
+        {
+            // A few workers (one per core) take the providers in turn: a dozen providers
+            // must not cost a dozen threads on a two-core machine.
+            use std::sync::Mutex;
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            let workers = std::thread::available_parallelism()
+                .map_or(2, std::num::NonZeroUsize::get)
+                .min(enabled.len());
+            let next = AtomicUsize::new(0);
+            let slots: Vec<Mutex<Option<Result<LoadResult<C::Item>, ProviderError>>>> =
+                enabled.iter().map(|_| Mutex::new(None)).collect();
+            std::thread::scope(|scope| {
+                for _ in 0..workers {
+                    scope.spawn(|| {
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(provider) = enabled.get(i) else {
+                                break;
+                            };
+                            let result =
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                    provider.load(ctx)
+                                }))
+                                .unwrap_or_else(|panic| {
+                                    let message = panic
+                                        .downcast_ref::<&str>()
+                                        .map(ToString::to_string)
+                                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                                        .unwrap_or_else(|| "the provider panicked".to_owned());
+                                    Err(message.into())
+                                });
+                            if let Ok(mut slot) = slots[i].lock() {
+                                *slot = Some(result);
+                            }
+                        }
+                    });
+                }
+            });
+            slots
+                .into_iter()
+                .map(|slot| {
+                    slot.into_inner()
+                        .ok()
+                        .flatten()
+                        .unwrap_or_else(|| Err("the provider did not finish".into()))
                 })
-            } else {
-                enabled.iter().map(|p| p.load(ctx)).collect()
-            };
+                .collect()
+        } else {
+            enabled.iter().map(|p| p.load(ctx)).collect()
+        };
 
         let mut loaded = Loaded {
             all: Vec::new(),
