@@ -339,6 +339,9 @@ impl<T> LoadResult<T> {
     }
 }
 
+/// What loading one provider gave.
+type ProviderOutcome<T> = Result<LoadResult<T>, ProviderError>;
+
 /// A provider's failure as a whole (a single bad file is a diagnostic, not this).
 pub type ProviderError = Box<dyn StdError + Send + Sync>;
 
@@ -632,7 +635,7 @@ impl<C: Capability> Registry<C> {
                 .map_or(2, std::num::NonZeroUsize::get)
                 .min(enabled.len());
             let next = AtomicUsize::new(0);
-            let slots: Vec<Mutex<Option<Result<LoadResult<C::Item>, ProviderError>>>> =
+            let slots: Vec<Mutex<Option<ProviderOutcome<C::Item>>>> =
                 enabled.iter().map(|_| Mutex::new(None)).collect();
             std::thread::scope(|scope| {
                 for _ in 0..workers {
