@@ -12,7 +12,7 @@
 //!   `AGENTS.override.md` is chosen and contributes nothing, and the `AGENTS.md` beside it is
 //!   not read (an `info` says so).
 //! - Descendants (E11): the same choice in every directory below the working directory,
-//!   scoped to it (`<dir>/**`, "Instructions for folder '<dir>'").
+//!   scoped to it (`<dir>/**`, `Instructions for folder '<dir>'`).
 //! - Bodies are raw (no frontmatter is parsed; a leading `---` block is content).
 //! - `over-tool-budget` (info): Codex reads the chain root-first within 32 KiB; when the
 //!   chain is longer, the info names the file Codex cuts and where (rulebook keeps all).

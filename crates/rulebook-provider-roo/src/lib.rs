@@ -6,7 +6,7 @@
 //!   subdirectories) → always-apply, raw text (Roo parses no frontmatter), trimmed, named by
 //!   file name without its last extension;
 //! - `.roo/rules-{mode}/**` → the manual bucket (read through `rule://`), named
-//!   `<mode>:<stem>`, described "Roo mode '<mode>' rules";
+//!   `<mode>:<stem>`, described `Roo mode '<mode>' rules`;
 //! - `.roorules` (`roorules`, always-apply) only when no `.roo/rules` file loaded;
 //! - project (the working directory) first, then the user's `~/.roo`.
 //!
