@@ -405,12 +405,19 @@ fn new_provider(args: &[String]) -> Result<(), String> {
     let name = args
         .first()
         .ok_or("new-provider needs a NAME (lower-case, e.g. `zed`), or --check")?;
-    if name.is_empty()
+    if name == "--help" || name == "-h" {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    if !name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+        || name.ends_with('-')
         || !name
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
     {
-        return Err(format!("`{name}`: use lower-case letters, digits and `-`"));
+        return Err(format!(
+            "`{name}`: a provider name starts with a lower-case letter and holds lower-case letters, digits and `-`"
+        ));
     }
     let krate = format!("rulebook-provider-{name}");
     let dir = root().join("crates").join(&krate);
