@@ -371,6 +371,24 @@ impl Options {
     }
 }
 
+/// The rules that apply to one file: [`Rulebook::rules_for_path`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathRules {
+    /// Whether the file is under the working directory (only such files match globs).
+    pub inside_project: bool,
+    /// The rules, in precedence order.
+    pub hits: Vec<RuleHit>,
+}
+
+/// One rule that applies to a file, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleHit {
+    /// The rule's position in [`Rulebook::items`].
+    pub position: usize,
+    /// The glob that matched; `None` for an always-apply rule, which applies to every file.
+    pub glob: Option<String>,
+}
+
 /// The result of discovery: every rule, its fate, the TTSR manager, and the warnings.
 #[derive(Debug)]
 pub struct Rulebook {
@@ -674,6 +692,84 @@ impl Rulebook {
             }
         }
         path.to_string_lossy().into_owned()
+    }
+
+    /// The rules that apply to one file (Extended E3, as `rulebook match` and the MCP tool
+    /// `rules_for_paths` report them): every always-apply rule, then the rules whose globs
+    /// match it, in precedence order. An absolute `path` is resolved to its real path where
+    /// it exists, so a symlinked or `..`-spelled path inside the project is inside it; a
+    /// relative path is relative to the working directory.
+    pub fn rules_for_path(&self, path: impl AsRef<Path>) -> PathRules {
+        let path = path.as_ref();
+        let path = if path.is_absolute() {
+            real(path)
+        } else {
+            path.to_path_buf()
+        };
+        let always = |position: usize| {
+            self.placement(position)
+                .is_some_and(|p| p.bucket == Some(RuleBucket::AlwaysApply))
+        };
+        let mut hits: Vec<RuleHit> = (0..self.items().len())
+            .filter(|&position| always(position))
+            .map(|position| RuleHit {
+                position,
+                glob: None,
+            })
+            .collect();
+        for m in self.matches(&path) {
+            if !always(m.rule) {
+                hits.push(RuleHit {
+                    position: m.rule,
+                    glob: Some(m.glob),
+                });
+            }
+        }
+        hits.sort_by_key(|h| h.position);
+        PathRules {
+            inside_project: GlobIndex::relative(&self.cwd, &path).is_some(),
+            hits,
+        }
+    }
+
+    /// Where `rule` applies, when not everywhere in the project (E11), in words: a rule of
+    /// a nested rule directory "applies under apps/api/"; a rule of an ancestor directory
+    /// has "globs relative to ../". `None` for the working directory's own rules.
+    pub fn scope(&self, rule: &Rule) -> Option<String> {
+        if let Some(root) = &rule.glob_root {
+            if root != &self.cwd {
+                let shown = if self.cwd.starts_with(root) {
+                    let up = self
+                        .cwd
+                        .strip_prefix(root)
+                        .map_or(0, |r| r.components().count());
+                    vec![".."; up].join("/")
+                } else {
+                    self.display_path(root)
+                };
+                return Some(format!("globs relative to {shown}/"));
+            }
+        }
+        // A rule file below the working directory in a directory of its own (`apps/api/`
+        // of `apps/api/.cursor/rules/x.mdc` or of `apps/api/AGENTS.md`): the directories
+        // before the first hidden one, the file name left out.
+        let rel = rule.path.strip_prefix(&self.cwd).ok()?;
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let mut dirs: Vec<&str> = parts
+            .iter()
+            .map(String::as_str)
+            .take_while(|c| !c.starts_with('.'))
+            .collect();
+        if dirs.len() == parts.len() {
+            dirs.pop();
+        }
+        if dirs.is_empty() {
+            return None;
+        }
+        Some(format!("applies under {}/", dirs.join("/")))
     }
 
     /// The TTSR manager, with every TTSR rule registered.

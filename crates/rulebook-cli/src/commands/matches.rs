@@ -52,76 +52,43 @@ pub(crate) fn read_stdin_paths() -> std::io::Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
-/// The path the globs are matched with: an absolute path is resolved to its real path
-/// where it exists (the project directory is too), so a symlinked or `..`-spelled path
-/// inside the project is inside it; a relative path is relative to the project.
-fn resolved(path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        std::fs::canonicalize(path).unwrap_or_else(|_| json::normalize(path))
-    } else {
-        path.to_path_buf()
-    }
-}
-
 fn hits<'a>(book: &'a Rulebook, rules: &[&'a Rule], path: &Path) -> (bool, Vec<Hit<'a>>) {
-    let bucket = |position: usize| {
-        book.placement(position)
-            .and_then(|p| p.bucket)
-            .map(RuleBucket::as_str)
-    };
-    let mut out: Vec<(usize, Hit<'a>)> = Vec::new();
-    for (position, rule) in rules.iter().enumerate() {
-        if book
-            .placement(position)
-            .is_some_and(|p| p.bucket == Some(RuleBucket::AlwaysApply))
-        {
-            out.push((
-                position,
-                Hit {
-                    name: &rule.name,
-                    by: "always-apply",
-                    glob: None,
-                    bucket: bucket(position),
-                    provider: &rule.source.provider,
-                    path: &rule.path,
-                },
-            ));
-        }
-    }
-    let inside = rulebook::stages::matching::GlobIndex::relative(book.cwd(), path).is_some();
-    for m in book.matches(path) {
-        if out.iter().any(|(p, _)| *p == m.rule) {
-            continue;
-        }
-        let rule = rules[m.rule];
-        out.push((
-            m.rule,
+    let found = book.rules_for_path(path);
+    let hits = found
+        .hits
+        .into_iter()
+        .map(|hit| {
+            let rule = rules[hit.position];
             Hit {
                 name: &rule.name,
-                by: "glob",
-                glob: Some(m.glob),
-                bucket: bucket(m.rule),
+                by: if hit.glob.is_some() {
+                    "glob"
+                } else {
+                    "always-apply"
+                },
+                glob: hit.glob,
+                bucket: book
+                    .placement(hit.position)
+                    .and_then(|p| p.bucket)
+                    .map(RuleBucket::as_str),
                 provider: &rule.source.provider,
                 path: &rule.path,
-            },
-        ));
-    }
-    out.sort_by_key(|(p, _)| *p);
-    (inside, out.into_iter().map(|(_, h)| h).collect())
+            }
+        })
+        .collect();
+    (found.inside_project, hits)
 }
 
 pub(crate) fn run(out: &mut Printer<'_>, paths: &[PathBuf]) -> ExitCode {
     let book = out.book;
     let rules: Vec<&Rule> = book.items().collect();
-    let resolved: Vec<PathBuf> = paths.iter().map(|p| resolved(p)).collect();
     if out.json {
         let per_path = paths
             .iter()
-            .zip(&resolved)
-            .map(|(shown, path)| {
+            .map(|path| {
                 let (inside_project, rules) = hits(book, &rules, path);
                 PathHits {
-                    path: shown,
+                    path,
                     inside_project,
                     rules,
                 }
@@ -138,7 +105,8 @@ pub(crate) fn run(out: &mut Printer<'_>, paths: &[PathBuf]) -> ExitCode {
         let note = out.dim("note: the reference profile never attaches rules by glob; the glob matches below are what --profile extended would attach");
         let _ = writeln!(out.text, "{note}");
     }
-    for (shown, path) in paths.iter().zip(&resolved) {
+    for path in paths {
+        let shown = path;
         let (inside, hits) = hits(book, &rules, path);
         let shown = out.bold(&escape(&shown.display().to_string()));
         let globbed = hits.iter().any(|h| h.by == "glob");

@@ -57,46 +57,9 @@ pub(crate) fn parse_bucket(name: &str) -> Result<Landed, String> {
     })
 }
 
-/// Where a rule applies, when not everywhere in the project (E11), in words: a rule of a
-/// nested rule directory "applies under apps/api/"; a rule of an ancestor directory has
-/// "globs relative to ../". `None` for the working directory's own rules.
+/// Where a rule applies, when not everywhere in the project ([`Rulebook::scope`]), with
+/// control characters escaped.
 pub(crate) fn scope(book: &Rulebook, rule: &Rule) -> Option<String> {
-    if let Some(root) = &rule.glob_root {
-        if root != book.cwd() {
-            let shown = crate::printer::escape(&book.display_path(root)).into_owned();
-            let shown = if book.cwd().starts_with(root) {
-                let up = book
-                    .cwd()
-                    .strip_prefix(root)
-                    .map_or(0, |r| r.components().count());
-                vec![".."; up].join("/")
-            } else {
-                shown
-            };
-            return Some(format!("globs relative to {shown}/"));
-        }
-    }
-    // A rule file below the working directory in a directory of its own (`apps/api/` of
-    // `apps/api/.cursor/rules/x.mdc` or of `apps/api/AGENTS.md`): the directories before
-    // the first hidden one, the file name left out.
-    let rel = rule.path.strip_prefix(book.cwd()).ok()?;
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let mut dirs: Vec<&str> = parts
-        .iter()
-        .map(String::as_str)
-        .take_while(|c| !c.starts_with('.'))
-        .collect();
-    if dirs.len() == parts.len() {
-        dirs.pop();
-    }
-    if dirs.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "applies under {}/",
-        crate::printer::escape(&dirs.join("/"))
-    ))
+    book.scope(rule)
+        .map(|s| crate::printer::escape(&s).into_owned())
 }
