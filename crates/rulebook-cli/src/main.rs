@@ -167,6 +167,17 @@ enum Command {
         #[arg(value_enum)]
         shell: ShellArg,
     },
+    /// Serve the rules over the Model Context Protocol on stdin/stdout: every rule as
+    /// rule://NAME, the `rules` prompt, the tools rules_for_paths, explain and check; live
+    /// as the rule files change. Register it in an agent as the command `rulebook mcp`.
+    Mcp {
+        /// Milliseconds the rule files must be quiet before a change is served.
+        #[arg(long, default_value_t = 200, value_name = "MS")]
+        debounce_ms: u64,
+        /// Do not watch the rule files (serve the rules as discovered at start).
+        #[arg(long)]
+        no_watch: bool,
+    },
     /// Print the man page (roff); `cargo xtask man` writes it to a file.
     #[command(hide = true)]
     Man,
@@ -273,6 +284,26 @@ fn main() -> ExitCode {
             }
         }
     }
+    if let Command::Mcp {
+        debounce_ms,
+        no_watch,
+    } = &cli.command
+    {
+        let mut serve = rulebook_mcp::ServeOptions::new(&cwd)
+            .options(options)
+            .watch(!no_watch)
+            .debounce(std::time::Duration::from_millis(*debounce_ms));
+        if let Some(home) = &cli.home {
+            serve = serve.home(home);
+        }
+        return match rulebook_mcp::serve_stdio(serve) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("rulebook mcp: {err}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
     let terminal = std::io::stdout().is_terminal();
     let color = match cli.color {
@@ -317,7 +348,7 @@ fn main() -> ExitCode {
             commands::matches::run(&mut out, &paths)
         }
         Command::Complete { prefix } => commands::complete::run(&mut out, prefix),
-        Command::Completions { .. } | Command::Man => ExitCode::SUCCESS,
+        Command::Completions { .. } | Command::Man | Command::Mcp { .. } => ExitCode::SUCCESS,
     };
     let bytes = out.finish();
     emit(&bytes, code)

@@ -1,0 +1,710 @@
+//! The protocol layer: [`RulebookServer`] answers MCP requests from the current snapshot
+//! of the rules ([`crate::view`] computes every answer), and swaps in a new snapshot when
+//! the rule files change.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt, PromptArgument,
+    PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
+    Resource, ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam, Role,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, ToolAnnotations,
+    UnsubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+use rulebook::{Options, Profile, Rulebook};
+use serde_json::{Value, json};
+
+use crate::schema;
+use crate::view::{self, MAX_PATHS, RuleResource};
+
+/// The resource template every rule is read through.
+pub const TEMPLATE: &str = "rule://{name}";
+
+/// The one prompt the server offers.
+pub const PROMPT: &str = "rules";
+
+/// How `rulebook mcp` runs: the project, the discovery options, and the watching.
+#[derive(Clone)]
+pub struct ServeOptions {
+    pub(crate) cwd: PathBuf,
+    pub(crate) home: Option<PathBuf>,
+    pub(crate) options: Options,
+    pub(crate) watch: bool,
+    pub(crate) debounce: Duration,
+}
+
+impl ServeOptions {
+    /// Serve the rules of the project at `cwd`, with the default options, watching the
+    /// rule files and settling changes for 200 ms.
+    pub fn new(cwd: impl Into<PathBuf>) -> Self {
+        Self {
+            cwd: cwd.into(),
+            home: None,
+            options: Options::new(),
+            watch: true,
+            debounce: Duration::from_millis(200),
+        }
+    }
+
+    /// The home directory of user-level rules (default: the user's).
+    #[must_use]
+    pub fn home(mut self, home: impl Into<PathBuf>) -> Self {
+        self.home = Some(home.into());
+        self
+    }
+
+    /// Discovery options (profile, providers, limits).
+    #[must_use]
+    pub fn options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Whether to watch the rule files and notify the client of changes.
+    #[must_use]
+    pub fn watch(mut self, yes: bool) -> Self {
+        self.watch = yes;
+        self
+    }
+
+    /// How long the files must be quiet before a change is taken.
+    #[must_use]
+    pub fn debounce(mut self, quiet: Duration) -> Self {
+        self.debounce = quiet;
+        self
+    }
+
+    /// Runs discovery once.
+    pub fn discover(&self) -> Rulebook {
+        Rulebook::discover(&self.cwd, self.home.as_ref(), &self.options)
+    }
+}
+
+/// One discovery and what it serves.
+#[derive(Debug)]
+pub struct Snapshot {
+    /// The rules.
+    pub book: Rulebook,
+    /// The readable rules as resources.
+    pub resources: Vec<RuleResource>,
+}
+
+impl Snapshot {
+    fn new(book: Rulebook) -> Self {
+        let resources = view::resources(&book);
+        Self { book, resources }
+    }
+}
+
+/// What changed between two snapshots, as MCP notifies it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// A resource came, went, or changed its name, description or size.
+    pub list_changed: bool,
+    /// The resources whose content changed or that went away, by URI.
+    pub updated: Vec<String>,
+}
+
+impl Changes {
+    fn between(old: &[RuleResource], new: &[RuleResource]) -> Self {
+        let listed = |r: &RuleResource| (r.uri.clone(), r.description.clone(), r.size);
+        let list_changed = old.len() != new.len()
+            || old.iter().map(listed).ne(new.iter().map(listed))
+            || old.iter().zip(new).any(|(a, b)| a.path != b.path);
+        let updated = old
+            .iter()
+            .filter(|o| {
+                new.iter()
+                    .find(|n| n.uri == o.uri)
+                    .is_none_or(|n| n.content != o.content)
+            })
+            .map(|o| o.uri.clone())
+            .collect();
+        Self {
+            list_changed,
+            updated,
+        }
+    }
+}
+
+struct Inner {
+    serve: ServeOptions,
+    state: RwLock<Arc<Snapshot>>,
+    peer: Mutex<Option<Peer<RoleServer>>>,
+    subscriptions: Mutex<HashSet<String>>,
+}
+
+/// The MCP server: rules as `rule://` resources, the `rules` prompt, and the tools
+/// `rules_for_paths`, `explain` and `check`. Cheap to clone (one shared state).
+#[derive(Clone)]
+pub struct RulebookServer {
+    inner: Arc<Inner>,
+}
+
+impl RulebookServer {
+    /// Discovers the rules once and serves them.
+    pub fn new(serve: ServeOptions) -> Self {
+        let snapshot = Snapshot::new(serve.discover());
+        Self {
+            inner: Arc::new(Inner {
+                serve,
+                state: RwLock::new(Arc::new(snapshot)),
+                peer: Mutex::new(None),
+                subscriptions: Mutex::new(HashSet::new()),
+            }),
+        }
+    }
+
+    /// The current snapshot (a request keeps the one it started with).
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        Arc::clone(
+            &self
+                .inner
+                .state
+                .read()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+
+    /// How the server was started.
+    pub fn serve_options(&self) -> &ServeOptions {
+        &self.inner.serve
+    }
+
+    /// Discovers again and swaps the new snapshot in; what changed. Requests in flight
+    /// finish on the snapshot they hold: a save never blocks a request.
+    pub fn refresh(&self) -> Changes {
+        let next = Arc::new(Snapshot::new(self.inner.serve.discover()));
+        let mut state = self
+            .inner
+            .state
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let changes = Changes::between(&state.resources, &next.resources);
+        *state = next;
+        changes
+    }
+
+    /// The subscribed URIs among `uris`.
+    pub fn subscribed(&self, uris: &[String]) -> Vec<String> {
+        let subscriptions = self
+            .inner
+            .subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        uris.iter()
+            .filter(|u| subscriptions.contains(*u))
+            .cloned()
+            .collect()
+    }
+
+    /// The client, once it has initialized.
+    pub(crate) fn peer(&self) -> Option<Peer<RoleServer>> {
+        self.inner
+            .peer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn remember_peer(&self, peer: &Peer<RoleServer>) {
+        let mut slot = self
+            .inner
+            .peer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            *slot = Some(peer.clone());
+        }
+    }
+
+    /// Sends the notifications `changes` call for: `list_changed`, and `updated` for
+    /// each subscribed resource that changed.
+    pub(crate) async fn notify(&self, changes: &Changes) {
+        let Some(peer) = self.peer() else { return };
+        if changes.list_changed {
+            if let Err(err) = peer.notify_resource_list_changed().await {
+                eprintln!("rulebook mcp: cannot notify the client: {err}");
+                return;
+            }
+        }
+        for uri in self.subscribed(&changes.updated) {
+            if let Err(err) = peer
+                .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                .await
+            {
+                eprintln!("rulebook mcp: cannot notify the client: {err}");
+                return;
+            }
+        }
+    }
+}
+
+/// `paths` of a tool call: an array of at most [`MAX_PATHS`] strings.
+fn paths_argument(arguments: Option<&JsonObject>) -> Result<Vec<String>, ErrorData> {
+    let bad = |message: String| ErrorData::invalid_params(message, None);
+    let value = arguments
+        .and_then(|a| a.get("paths"))
+        .ok_or_else(|| bad("`paths` is required: an array of file paths".to_owned()))?;
+    let items = value
+        .as_array()
+        .ok_or_else(|| bad("`paths` must be an array of strings".to_owned()))?;
+    if items.len() > MAX_PATHS {
+        return Err(bad(format!(
+            "`paths` holds {} paths; at most {MAX_PATHS} per call",
+            items.len()
+        )));
+    }
+    items
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| bad("`paths` must be an array of strings".to_owned()))
+        })
+        .collect()
+}
+
+/// Fails on arguments a tool does not take.
+fn only_arguments(arguments: Option<&JsonObject>, known: &[&str]) -> Result<(), ErrorData> {
+    if let Some(unknown) = arguments
+        .into_iter()
+        .flat_map(|a| a.keys())
+        .find(|k| !known.contains(&k.as_str()))
+    {
+        return Err(ErrorData::invalid_params(
+            format!("unknown argument `{}`", escape(unknown)),
+            None,
+        ));
+    }
+    Ok(())
+}
+
+/// Control characters written as escapes, and long values cut: text a client may show.
+fn escape(text: &str) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == 200 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The paths of the `rules` prompt's argument: one per line, or comma-separated.
+fn prompt_paths(text: &str) -> Vec<String> {
+    text.split(['\n', ','])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn structured<T: serde::Serialize>(value: &T, text: String) -> Result<CallToolResult, ErrorData> {
+    let value = serde_json::to_value(value)
+        .map_err(|e| ErrorData::internal_error(format!("cannot serialize: {e}"), None))?;
+    let mut result = CallToolResult::structured(value);
+    result.content.insert(0, ContentBlock::text(text));
+    Ok(result)
+}
+
+fn rules_for_paths_text(answer: &view::RulesForPaths) -> String {
+    let mut text = String::new();
+    for file in &answer.paths {
+        let _ = write!(text, "{}", escape(&file.path));
+        if !file.inside_project {
+            text.push_str("  (outside the project: no glob matches it)");
+        }
+        text.push('\n');
+        if file.rules.is_empty() {
+            text.push_str("  no rule applies\n");
+        }
+        for rule in &file.rules {
+            let how = rule.glob.as_deref().map_or_else(
+                || "always-apply".to_owned(),
+                |g| format!("by {}", escape(g)),
+            );
+            let read = rule
+                .uri
+                .as_deref()
+                .map(|u| format!(", read {}", escape(u)))
+                .unwrap_or_default();
+            let scope = rule
+                .scope
+                .as_deref()
+                .map(|s| format!(", {}", escape(s)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                text,
+                "  {}  {how}  ({}, {}{scope}{read})",
+                escape(&rule.name),
+                rule.bucket.unwrap_or("no bucket"),
+                escape(&rule.path),
+            );
+        }
+    }
+    text
+}
+
+fn explain_text(answer: &view::Explanation) -> String {
+    let mut text = String::new();
+    for rule in &answer.rules {
+        let place = match (rule.status, rule.bucket) {
+            ("active", Some(bucket)) => bucket.to_owned(),
+            ("active", None) => "no bucket".to_owned(),
+            (status, _) => status.to_owned(),
+        };
+        let _ = write!(
+            text,
+            "{}  {place}  {} ({})",
+            escape(&rule.name),
+            escape(&rule.path),
+            rule.provider
+        );
+        if let Some(reason) = &rule.reason {
+            let _ = write!(text, ": {}", escape(reason));
+        }
+        if let Some(scope) = &rule.scope {
+            let _ = write!(text, "; {}", escape(scope));
+        }
+        text.push('\n');
+    }
+    for warning in &answer.warnings {
+        let _ = writeln!(text, "{}: {}", warning.severity, escape(&warning.message));
+    }
+    text
+}
+
+fn check_text(answer: &view::CheckSummary) -> String {
+    let mut text = format!(
+        "{} error(s), {} warning(s), {} info(s){}\n",
+        answer.errors,
+        answer.warnings,
+        answer.infos,
+        if answer.failed {
+            ": `rulebook check` fails"
+        } else {
+            ""
+        }
+    );
+    for f in &answer.findings {
+        let place = match (&f.path, f.line) {
+            (Some(path), Some(line)) => format!("{}:{line}: ", escape(path)),
+            (Some(path), None) => format!("{}: ", escape(path)),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            text,
+            "{place}{}[{}] {}",
+            f.severity,
+            f.code,
+            escape(&f.message)
+        );
+    }
+    text
+}
+
+impl ServerHandler for RulebookServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_completions()
+                .enable_prompts()
+                .enable_tools()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .enable_resources_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("rulebook", env!("CARGO_PKG_VERSION")))
+        .with_instructions(
+            "The project's rules, from every rule format its tools use (.cursor/rules, \
+             .windsurf/rules, .clinerules, AGENTS.md, CLAUDE.md, .github/instructions, …). \
+             Before you edit files, call `rules_for_paths` with them and read the rules it \
+             names (rule://NAME). The `rules` prompt is the rules section of a system prompt.",
+        )
+    }
+
+    async fn on_initialized(&self, ctx: NotificationContext<RoleServer>) {
+        self.remember_peer(&ctx.peer);
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.remember_peer(&ctx.peer);
+        let snapshot = self.snapshot();
+        Ok(ListResourcesResult::with_all_items(
+            snapshot
+                .resources
+                .iter()
+                .map(|r| {
+                    let resource = Resource::new(r.uri.clone(), r.name.clone())
+                        .with_mime_type(rulebook::stages::protocol::CONTENT_TYPE)
+                        .with_size(r.size as u64);
+                    match &r.description {
+                        Some(d) => resource.with_description(d.clone()),
+                        None => resource.with_description(format!("Rule from {}", r.path)),
+                    }
+                })
+                .collect(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.remember_peer(&ctx.peer);
+        let snapshot = self.snapshot();
+        match snapshot.book.resolve(&request.uri) {
+            Ok(resource) => Ok(ReadResourceResult::new(vec![
+                ResourceContents::text(resource.content, request.uri.clone())
+                    .with_mime_type(resource.content_type),
+            ])
+            .into()),
+            Err(err) => Err(ErrorData::resource_not_found(
+                err.to_string()
+                    .lines()
+                    .map(escape)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                Some(json!({"uri": escape(&request.uri)})),
+            )),
+        }
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(TEMPLATE, "rule")
+                .with_description("A project rule by name (complete `name` for the list)")
+                .with_mime_type(rulebook::stages::protocol::CONTENT_TYPE),
+        ]))
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let names = match &request.r#ref {
+            Reference::Resource(r) if r.uri == TEMPLATE && request.argument.name == "name" => {
+                let snapshot = self.snapshot();
+                let (names, total) = view::complete(
+                    &snapshot.book,
+                    &request.argument.value,
+                    CompletionInfo::MAX_VALUES,
+                );
+                let more = total > names.len();
+                CompletionInfo::with_pagination(names, u32::try_from(total).ok(), more)
+            }
+            _ => CompletionInfo::new(Vec::new()),
+        };
+        names
+            .map(CompleteResult::new)
+            .map_err(|e| ErrorData::internal_error(e, None))
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            PROMPT,
+            Some(
+                "The rules section of a system prompt: always-apply rules, the rules to read on demand, and (extended profile) the rules whose globs match `paths`",
+            ),
+            Some(vec![
+                PromptArgument::new("paths")
+                    .with_description(
+                        "Files in play, one per line or comma-separated, relative to the project",
+                    )
+                    .with_required(false),
+            ]),
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != PROMPT {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "unknown prompt `{}`: the one prompt is `rules`",
+                    escape(&request.name)
+                ),
+                None,
+            ));
+        }
+        let paths = match request.arguments.as_ref().and_then(|a| a.get("paths")) {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::String(text)) => prompt_paths(text),
+            Some(_) => {
+                return Err(ErrorData::invalid_params(
+                    "`paths` is a string: paths one per line or comma-separated".to_owned(),
+                    None,
+                ));
+            }
+        };
+        if paths.len() > MAX_PATHS {
+            return Err(ErrorData::invalid_params(
+                format!("`paths` names {} paths; at most {MAX_PATHS}", paths.len()),
+                None,
+            ));
+        }
+        let snapshot = self.snapshot();
+        if snapshot.book.profile() == Profile::Reference && !paths.is_empty() {
+            return Err(ErrorData::invalid_params(
+                "`paths` attaches rules by glob, which the reference profile never does".to_owned(),
+                None,
+            ));
+        }
+        let text = view::prompt(&snapshot.book, &paths);
+        Ok(
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+                .with_description(format!(
+                    "The project's rules ({} readable)",
+                    snapshot.resources.len()
+                ))
+                .into(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let read_only = || ToolAnnotations::new().read_only(true);
+        Ok(ListToolsResult::with_all_items(vec![
+            Tool::new(
+                "rules_for_paths",
+                "The rules that apply to these files: every always-apply rule, and the rules whose globs match (with the glob, the scope of a nested rule, and the rule:// URI to read it).",
+                schema::rules_for_paths_input(),
+            )
+            .with_raw_output_schema(schema::rules_for_paths_output())
+            .with_annotations(read_only()),
+            Tool::new(
+                "explain",
+                "Why each rule file is or is not seen: its bucket, the rule that shadows it, why it is invalid; and the warnings of discovery. With `name`, only that rule's files.",
+                schema::explain_input(),
+            )
+            .with_raw_output_schema(schema::explain_output())
+            .with_annotations(read_only()),
+            Tool::new(
+                "check",
+                "Lint the rule files as `rulebook check` does: errors, warnings and infos, each with its file and line.",
+                schema::check_input(),
+            )
+            .with_raw_output_schema(schema::check_output())
+            .with_annotations(read_only()),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.remember_peer(&ctx.peer);
+        let arguments = request.arguments.as_ref();
+        let snapshot = self.snapshot();
+        let result = match request.name.as_ref() {
+            "rules_for_paths" => {
+                only_arguments(arguments, &["paths"])?;
+                let paths = paths_argument(arguments)?;
+                let answer = view::rules_for_paths(&snapshot.book, &paths);
+                structured(&answer, rules_for_paths_text(&answer))?
+            }
+            "explain" => {
+                only_arguments(arguments, &["name"])?;
+                let name = match arguments.and_then(|a| a.get("name")) {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(name)) => Some(name.as_str()),
+                    Some(_) => {
+                        return Err(ErrorData::invalid_params(
+                            "`name` must be a string".to_owned(),
+                            None,
+                        ));
+                    }
+                };
+                match view::explain(&snapshot.book, name) {
+                    Some(answer) => structured(&answer, explain_text(&answer))?,
+                    None => CallToolResult::error(vec![ContentBlock::text(format!(
+                        "no rule file is named `{}`",
+                        escape(name.unwrap_or_default())
+                    ))]),
+                }
+            }
+            "check" => {
+                only_arguments(arguments, &[])?;
+                let answer = view::check_rules(&snapshot.book);
+                structured(&answer, check_text(&answer))?
+            }
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "unknown tool `{}`: rules_for_paths, explain or check",
+                        escape(other)
+                    ),
+                    None,
+                ));
+            }
+        };
+        Ok(result.into())
+    }
+
+    #[allow(deprecated, reason = "resources/subscribe is what 2025 clients use")]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.remember_peer(&ctx.peer);
+        self.inner
+            .subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(request.uri);
+        Ok(())
+    }
+
+    #[allow(deprecated, reason = "resources/unsubscribe is what 2025 clients use")]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner
+            .subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&request.uri);
+        Ok(())
+    }
+}

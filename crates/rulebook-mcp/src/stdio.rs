@@ -1,0 +1,196 @@
+//! The stdio transport, framed by us: one JSON-RPC message per line. rmcp ignores a line
+//! that is not JSON; JSON-RPC says to answer it, so every line is checked here first. A
+//! line that is not JSON, or longer than [`MAX_LINE`], is answered with a parse error
+//! (`-32700`, `id: null`) and the session goes on; the others go to rmcp. Standard output
+//! carries only whole protocol lines, from one writer.
+
+use serde_json::json;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+/// The longest line taken, in bytes: a 10 MB argument fits; beyond this the line is
+/// answered with a parse error and skipped, never buffered whole.
+pub const MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// A parse error's reply line.
+fn parse_error(message: &str) -> Vec<u8> {
+    let mut line = serde_json::to_vec(&json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": -32700, "message": message}
+    }))
+    .unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// What one read of a line gave.
+enum Line {
+    /// A whole line (without its newline).
+    Whole(Vec<u8>),
+    /// A line longer than [`MAX_LINE`], skipped to its end.
+    TooLong,
+    /// The end of input.
+    End,
+}
+
+async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    loop {
+        let (done, used) = {
+            let chunk = reader.fill_buf().await?;
+            if chunk.is_empty() {
+                return Ok(match (too_long, line.is_empty()) {
+                    (true, _) => Line::TooLong,
+                    (false, true) => Line::End,
+                    (false, false) => Line::Whole(line),
+                });
+            }
+            let (part, done, used) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(at) => (&chunk[..at], true, at + 1),
+                None => (chunk, false, chunk.len()),
+            };
+            if !too_long && line.len() + part.len() > MAX_LINE {
+                // Too long: drop what was kept, and the rest as it comes.
+                too_long = true;
+                line = Vec::new();
+            }
+            if !too_long {
+                line.extend_from_slice(part);
+            }
+            (done, used)
+        };
+        reader.consume(used);
+        if done {
+            return Ok(if too_long {
+                Line::TooLong
+            } else {
+                Line::Whole(line)
+            });
+        }
+    }
+}
+
+/// Reads `input` line by line: JSON lines go to `to_rmcp`, parse errors to `errors`.
+/// Returns at the end of input (closing `to_rmcp`, which ends the session).
+pub(crate) async fn pump_input<R, W>(
+    input: R,
+    mut to_rmcp: W,
+    errors: mpsc::UnboundedSender<Vec<u8>>,
+) where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut reader = BufReader::with_capacity(1 << 16, input);
+    loop {
+        let line = match read_line(&mut reader).await {
+            Ok(Line::End) | Err(_) => break,
+            Ok(Line::TooLong) => {
+                let _ = errors.send(parse_error(&format!(
+                    "Parse error: a message longer than {MAX_LINE} bytes"
+                )));
+                continue;
+            }
+            Ok(Line::Whole(line)) => line,
+        };
+        let text = line.trim_ascii();
+        if text.is_empty() {
+            continue;
+        }
+        if serde_json::from_slice::<serde::de::IgnoredAny>(text).is_err() {
+            let _ = errors.send(parse_error("Parse error: the line is not JSON"));
+            continue;
+        }
+        if to_rmcp.write_all(text).await.is_err()
+            || to_rmcp.write_all(b"\n").await.is_err()
+            || to_rmcp.flush().await.is_err()
+        {
+            break;
+        }
+    }
+    let _ = to_rmcp.shutdown().await;
+}
+
+/// Writes rmcp's lines and the parse errors to `output`, a whole line at a time, until
+/// rmcp's side closes.
+pub(crate) async fn pump_output<R, W>(
+    from_rmcp: R,
+    mut output: W,
+    mut errors: mpsc::UnboundedReceiver<Vec<u8>>,
+) where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut lines = BufReader::new(from_rmcp);
+    let mut line = Vec::new();
+    loop {
+        tokio::select! {
+            read = lines.read_until(b'\n', &mut line) => {
+                match read {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if !line.ends_with(b"\n") {
+                            line.push(b'\n');
+                        }
+                        if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+                            return;
+                        }
+                        line.clear();
+                    }
+                }
+            }
+            Some(error) = errors.recv() => {
+                if output.write_all(&error).await.is_err() || output.flush().await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    while let Ok(error) = errors.try_recv() {
+        let _ = output.write_all(&error).await;
+    }
+    let _ = output.flush().await;
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests fail loudly")]
+    use super::*;
+
+    async fn lines(input: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let mut forwarded = Vec::new();
+        pump_input(input, &mut forwarded, tx).await;
+        let mut errors = Vec::new();
+        while let Ok(e) = rx.try_recv() {
+            errors.push(e);
+        }
+        (forwarded, errors)
+    }
+
+    #[tokio::test]
+    async fn json_lines_pass_and_the_rest_is_answered() {
+        let (forwarded, errors) =
+            lines(b"{\"a\":1}\nnot json\n\n  [1,2]  \r\n{\"b\":\n{\"c\":2}").await;
+        assert_eq!(forwarded, b"{\"a\":1}\n[1,2]\n{\"c\":2}\n");
+        assert_eq!(
+            errors.len(),
+            2,
+            "`not json` and `{{\"b\":` are parse errors"
+        );
+        let reply: serde_json::Value = serde_json::from_slice(&errors[0]).unwrap();
+        assert_eq!(reply["error"]["code"], -32700);
+        assert!(reply["id"].is_null());
+    }
+
+    #[tokio::test]
+    async fn a_line_past_the_limit_is_skipped_not_buffered() {
+        let mut input = vec![b'x'; MAX_LINE + 10];
+        input.extend_from_slice(b"\n{\"ok\":true}\n");
+        let (forwarded, errors) = lines(&input).await;
+        assert_eq!(forwarded, b"{\"ok\":true}\n");
+        assert_eq!(errors.len(), 1);
+        assert!(String::from_utf8_lossy(&errors[0]).contains("longer than"));
+    }
+}
