@@ -153,8 +153,84 @@ fn ci() -> Result<(), String> {
             .args(["doc", "--workspace", "--no-deps", "--locked"])
             .env("RUSTDOCFLAGS", "-D warnings"),
     )?;
+    mcp_client(&target)?;
     eprintln!("xtask: ci passed");
     Ok(())
+}
+
+/// The end-to-end test of `rulebook mcp` with the official Python MCP SDK
+/// (`tests/mcp/client_test.py`), in a virtual environment under the target directory with
+/// the pinned `tests/mcp/requirements.txt`. Without Python 3 or the package registry it
+/// says so and skips, unless `RULEBOOK_REQUIRE_MCP_CLIENT` is set (`.ci/run` sets it).
+fn mcp_client(target: &Path) -> Result<(), String> {
+    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
+    let skip = |why: String| -> Result<(), String> {
+        if required {
+            Err(format!(
+                "mcp client test: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
+            ))
+        } else {
+            eprintln!("xtask: mcp client test SKIPPED: {why}");
+            Ok(())
+        }
+    };
+    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    if Command::new(&python)
+        .arg("--version")
+        .output()
+        .map_or(true, |o| !o.status.success())
+    {
+        return skip(format!("`{python}` is not installed"));
+    }
+    let requirements = root().join("tests/mcp/requirements.txt");
+    let wanted = fs::read_to_string(&requirements)
+        .map_err(|e| format!("{}: {e}", requirements.display()))?;
+    let venv = target.join("mcp-venv");
+    let venv_python = venv.join("bin/python");
+    let stamp = venv.join("installed-requirements.txt");
+    if fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+        let _ = fs::remove_dir_all(&venv);
+        let created = Command::new(&python)
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !created {
+            return skip(format!(
+                "cannot create a virtual environment with `{python} -m venv`"
+            ));
+        }
+        let installed = Command::new(&venv_python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-r",
+            ])
+            .arg(&requirements)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !installed {
+            return skip(format!(
+                "cannot install {} (no package registry?)",
+                requirements.display()
+            ));
+        }
+        fs::write(&stamp, &wanted).map_err(|e| format!("{}: {e}", stamp.display()))?;
+    }
+    run(
+        "build rulebook for the mcp client test",
+        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
+    )?;
+    run(
+        "mcp client test (official Python SDK)",
+        Command::new(&venv_python)
+            .arg(root().join("tests/mcp/client_test.py"))
+            .arg(target.join("debug/rulebook"))
+            .arg(root().join("fixtures/demo")),
+    )
 }
 
 /// The man page, rendered by the binary itself (`clap_mangen`) so it never drifts from `--help`.

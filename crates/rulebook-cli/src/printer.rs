@@ -114,13 +114,7 @@ impl<'a> Printer<'a> {
     /// Messages name files by absolute path; in text output show them as `show` does.
     /// Escaped, and long values cut.
     pub(crate) fn message(&self, message: &str) -> String {
-        let cwd = format!("{}/", self.book.cwd().display());
-        let home = format!("{}/", self.book.home().display());
-        let mut text = message.replace(&cwd, "");
-        if self.book.home().as_os_str().len() > 1 {
-            text = text.replace(&home, "~/");
-        }
-        escape(&cut_long(&text)).into_owned()
+        escape(&cut_long(&self.book.display_message(message))).into_owned()
     }
 
     /// The label of a severity: `error`, `warning`, `info`, coloured.

@@ -82,8 +82,15 @@ where
     let (ours, theirs) = tokio::io::duplex(1 << 20);
     let (from_rmcp, to_rmcp) = tokio::io::split(ours);
     let (errors_tx, errors_rx) = tokio::sync::mpsc::unbounded_channel();
-    let reader = tokio::spawn(stdio::pump_input(input, to_rmcp, errors_tx));
-    let writer = tokio::spawn(stdio::pump_output(from_rmcp, output, errors_rx));
+    let pending = stdio::Pending::default();
+    let reader = tokio::spawn(stdio::pump_input(
+        input,
+        to_rmcp,
+        errors_tx,
+        pending.clone(),
+        stdio::DRAIN,
+    ));
+    let writer = tokio::spawn(stdio::pump_output(from_rmcp, output, errors_rx, pending));
     let watcher = if server.serve_options().watch {
         watch::start(&server)
     } else {

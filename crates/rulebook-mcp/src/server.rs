@@ -708,3 +708,94 @@ impl ServerHandler for RulebookServer {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resource(name: &str, content: &str) -> RuleResource {
+        RuleResource {
+            uri: format!("rule://{name}"),
+            name: name.to_owned(),
+            description: None,
+            size: content.len(),
+            path: format!(".cursor/rules/{name}.mdc"),
+            content: content.to_owned(),
+        }
+    }
+
+    #[test]
+    fn nothing_changed_is_no_notification() {
+        let a = [resource("a", "x"), resource("b", "y")];
+        assert_eq!(Changes::between(&a, &a), Changes::default());
+    }
+
+    #[test]
+    fn an_edit_of_the_same_size_updates_without_changing_the_list() {
+        let old = [resource("a", "x"), resource("b", "y")];
+        let new = [resource("a", "x"), resource("b", "z")];
+        assert_eq!(
+            Changes::between(&old, &new),
+            Changes {
+                list_changed: false,
+                updated: vec!["rule://b".to_owned()],
+            }
+        );
+    }
+
+    #[test]
+    fn a_new_longer_or_removed_rule_changes_the_list() {
+        let old = [resource("a", "x"), resource("b", "y")];
+        let added = [resource("a", "x"), resource("b", "y"), resource("c", "")];
+        assert!(Changes::between(&old, &added).list_changed);
+        assert!(Changes::between(&old, &added).updated.is_empty());
+        let longer = [resource("a", "x"), resource("b", "yy")];
+        assert_eq!(
+            Changes::between(&old, &longer),
+            Changes {
+                list_changed: true,
+                updated: vec!["rule://b".to_owned()],
+            },
+            "the listed size changed too"
+        );
+        let removed = [resource("b", "y")];
+        assert_eq!(
+            Changes::between(&old, &removed),
+            Changes {
+                list_changed: true,
+                updated: vec!["rule://a".to_owned()],
+            }
+        );
+    }
+
+    #[test]
+    fn tool_arguments_are_checked() {
+        let args = |v: Value| v.as_object().cloned();
+        assert_eq!(
+            paths_argument(args(json!({"paths": ["a", "b"]})).as_ref()).unwrap(),
+            ["a", "b"]
+        );
+        assert!(paths_argument(None).is_err());
+        assert!(paths_argument(args(json!({"paths": "a"})).as_ref()).is_err());
+        assert!(paths_argument(args(json!({"paths": [1]})).as_ref()).is_err());
+        let many = vec!["p"; MAX_PATHS + 1];
+        assert!(paths_argument(args(json!({ "paths": many })).as_ref()).is_err());
+        assert!(only_arguments(args(json!({"paths": []})).as_ref(), &["paths"]).is_ok());
+        assert!(only_arguments(args(json!({"x": 1})).as_ref(), &["paths"]).is_err());
+    }
+
+    #[test]
+    fn prompt_paths_split_on_lines_and_commas() {
+        assert_eq!(
+            prompt_paths("a.ts, b.ts\n c/d.ts \n\n"),
+            ["a.ts", "b.ts", "c/d.ts"]
+        );
+        assert!(prompt_paths("  ").is_empty());
+    }
+
+    #[test]
+    fn escape_shows_control_characters_and_cuts_long_text() {
+        assert_eq!(escape("a\u{1b}[31m\u{0}"), "a\\u{1b}[31m\\u{0}");
+        assert_eq!(escape(&"x".repeat(500)).chars().count(), 201);
+    }
+}

@@ -8,9 +8,10 @@ use serde_json::json;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-/// The longest line taken, in bytes: a 10 MB argument fits; beyond this the line is
-/// answered with a parse error and skipped, never buffered whole.
-pub const MAX_LINE: usize = 64 * 1024 * 1024;
+/// The longest line taken, in bytes: rmcp's own bound (16 MiB), which drops a longer line
+/// without a word; here it is answered with a parse error and skipped, never buffered
+/// whole. A 10 MB argument fits.
+pub const MAX_LINE: usize = 16 * 1024 * 1024;
 
 /// A parse error's reply line.
 fn parse_error(message: &str) -> Vec<u8> {
@@ -78,11 +79,14 @@ pub(crate) async fn pump_input<R, W>(
     input: R,
     mut to_rmcp: W,
     errors: mpsc::UnboundedSender<Vec<u8>>,
+    pending: Pending,
+    drain: std::time::Duration,
 ) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
     let mut reader = BufReader::with_capacity(1 << 16, input);
+    let mut handshake = false;
     loop {
         let line = match read_line(&mut reader).await {
             Ok(Line::End) | Err(_) => break,
@@ -98,9 +102,26 @@ pub(crate) async fn pump_input<R, W>(
         if text.is_empty() {
             continue;
         }
-        if serde_json::from_slice::<serde::de::IgnoredAny>(text).is_err() {
+        // Parsed whole (serde_json bounds the nesting): rmcp drops a line it cannot parse
+        // without a word, so every such line is answered here.
+        let Ok(message) = serde_json::from_slice::<serde_json::Value>(text) else {
             let _ = errors.send(parse_error("Parse error: the line is not JSON"));
             continue;
+        };
+        let request =
+            message.get("id").is_some_and(|id| !id.is_null()) && message.get("method").is_some();
+        if !handshake {
+            // Before `initialize`, rmcp ends the session on a notification; a notification
+            // has no answer, so it is dropped here instead.
+            if !request && message.get("method").is_some() {
+                continue;
+            }
+            handshake = request
+                && message.get("method").and_then(serde_json::Value::as_str) == Some("initialize");
+        }
+        drop(message);
+        if request {
+            pending.started();
         }
         if to_rmcp.write_all(text).await.is_err()
             || to_rmcp.write_all(b"\n").await.is_err()
@@ -109,7 +130,54 @@ pub(crate) async fn pump_input<R, W>(
             break;
         }
     }
+    // rmcp ends the session, and drops the requests in flight, when its input ends: let
+    // them be answered first (a client may send its last request and close at once).
+    pending.settled(drain).await;
     let _ = to_rmcp.shutdown().await;
+}
+
+/// How long the requests in flight at the end of input may take to be answered.
+pub(crate) const DRAIN: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The requests sent to rmcp and not answered yet.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pending(std::sync::Arc<(std::sync::atomic::AtomicUsize, tokio::sync::Notify)>);
+
+impl Pending {
+    fn started(&self) {
+        self.0.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn answered(&self) {
+        let _ = self.0.0.fetch_update(
+            std::sync::atomic::Ordering::SeqCst,
+            std::sync::atomic::Ordering::SeqCst,
+            |n| n.checked_sub(1),
+        );
+        self.0.1.notify_waiters();
+    }
+
+    /// Waits until every request is answered, or `limit` passes.
+    async fn settled(&self, limit: std::time::Duration) {
+        let wait = async {
+            loop {
+                let notified = self.0.1.notified();
+                if self.0.0.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(limit, wait).await;
+    }
+}
+
+/// Whether a line rmcp wrote is a response (it has an `id` and no `method`), judged on its
+/// head: rmcp writes `{"jsonrpc":"2.0","id":…` first.
+fn is_response(line: &[u8]) -> bool {
+    let head = &line[..line.len().min(96)];
+    let has = |needle: &[u8]| head.windows(needle.len()).any(|w| w == needle);
+    has(b"\"id\":") && !has(b"\"method\":")
 }
 
 /// Writes rmcp's lines and the parse errors to `output`, a whole line at a time, until
@@ -118,6 +186,7 @@ pub(crate) async fn pump_output<R, W>(
     from_rmcp: R,
     mut output: W,
     mut errors: mpsc::UnboundedReceiver<Vec<u8>>,
+    pending: Pending,
 ) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -135,6 +204,9 @@ pub(crate) async fn pump_output<R, W>(
                         }
                         if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
                             return;
+                        }
+                        if is_response(&line) {
+                            pending.answered();
                         }
                         line.clear();
                     }
@@ -161,7 +233,15 @@ mod tests {
     async fn lines(input: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
         let (tx, mut rx) = mpsc::unbounded_channel();
         let mut forwarded = Vec::new();
-        pump_input(input, &mut forwarded, tx).await;
+        let pending = Pending::default();
+        pump_input(
+            input,
+            &mut forwarded,
+            tx,
+            pending.clone(),
+            std::time::Duration::ZERO,
+        )
+        .await;
         let mut errors = Vec::new();
         while let Ok(e) = rx.try_recv() {
             errors.push(e);
@@ -171,9 +251,14 @@ mod tests {
 
     #[tokio::test]
     async fn json_lines_pass_and_the_rest_is_answered() {
-        let (forwarded, errors) =
-            lines(b"{\"a\":1}\nnot json\n\n  [1,2]  \r\n{\"b\":\n{\"c\":2}").await;
-        assert_eq!(forwarded, b"{\"a\":1}\n[1,2]\n{\"c\":2}\n");
+        let (forwarded, errors) = lines(
+            b"{\"id\":1,\"method\":\"initialize\"}\nnot json\n\n  [1,2]  \r\n{\"b\":\n{\"c\":2}",
+        )
+        .await;
+        assert_eq!(
+            forwarded,
+            b"{\"id\":1,\"method\":\"initialize\"}\n[1,2]\n{\"c\":2}\n"
+        );
         assert_eq!(
             errors.len(),
             2,
@@ -182,6 +267,19 @@ mod tests {
         let reply: serde_json::Value = serde_json::from_slice(&errors[0]).unwrap();
         assert_eq!(reply["error"]["code"], -32700);
         assert!(reply["id"].is_null());
+    }
+
+    #[tokio::test]
+    async fn notifications_before_initialize_are_dropped() {
+        let (forwarded, errors) = lines(
+            b"{\"method\":\"notifications/initialized\"}\n{\"id\":7,\"method\":\"ping\"}\n{\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/initialized\"}\n",
+        )
+        .await;
+        assert_eq!(
+            forwarded,
+            b"{\"id\":7,\"method\":\"ping\"}\n{\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/initialized\"}\n"
+        );
+        assert!(errors.is_empty());
     }
 
     #[tokio::test]

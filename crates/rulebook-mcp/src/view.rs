@@ -195,7 +195,7 @@ fn finding(book: &Rulebook, d: &Diagnostic) -> Finding {
         code: d.code.as_str(),
         path: d.path.as_deref().map(|p| book.display_path(p)),
         line: d.line,
-        message: d.message.clone(),
+        message: book.display_message(&d.message),
     }
 }
 
@@ -267,7 +267,8 @@ pub fn explain(book: &Rulebook, name: Option<&str>) -> Option<Explanation> {
             let bucket = placement.and_then(|p| p.bucket).map(RuleBucket::as_str);
             let reason = placement
                 .filter(|p| p.bucket.is_none())
-                .and_then(|p| p.reason.clone());
+                .and_then(|p| p.reason.as_deref())
+                .map(|r| book.display_message(r));
             ("active", bucket, reason)
         } else if let Some(winner) = shadowed.get(&key) {
             (
@@ -281,7 +282,7 @@ pub fn explain(book: &Rulebook, name: Option<&str>) -> Option<Explanation> {
                 )),
             )
         } else if let Some(why) = invalid.get(&key) {
-            ("invalid", None, Some((*why).to_owned()))
+            ("invalid", None, Some(book.display_message(why)))
         } else {
             ("invalid", None, None)
         };

@@ -772,6 +772,17 @@ impl Rulebook {
         Some(format!("applies under {}/", dirs.join("/")))
     }
 
+    /// A diagnostic's message as a person reads it: the files it names (absolutely) shown
+    /// as [`Rulebook::display_path`] shows them.
+    pub fn display_message(&self, message: &str) -> String {
+        let cwd = format!("{}/", self.cwd.display());
+        let mut text = message.replace(&cwd, "");
+        if self.home.as_os_str().len() > 1 {
+            text = text.replace(&format!("{}/", self.home.display()), "~/");
+        }
+        text
+    }
+
     /// The TTSR manager, with every TTSR rule registered.
     pub fn ttsr(&self) -> &TtsrManager {
         &self.ttsr

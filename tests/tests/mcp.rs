@@ -1,0 +1,313 @@
+//! `rulebook mcp` against hostile and broken input, over its real pipes: every case gets
+//! JSON-RPC answers (or, for a notification, none), standard output carries only protocol
+//! lines, and the server exits 0 when standard input closes — never a crash or a hang.
+//! The happy path is tested with the official Python SDK (`tests/mcp/client_test.py`, run by
+//! `cargo xtask ci`).
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rulebook_tests::{rulebook_binary, workspace_root};
+use serde_json::{Value, json};
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bad-input","version":"0"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// Runs `rulebook mcp` on the demo fixture with `input` as standard input; its exit status
+/// and the JSON lines it wrote (panics on a line that is not JSON, or after 60 s).
+fn serve(input: &[u8]) -> (i32, Vec<Value>) {
+    let demo = workspace_root().join("fixtures/demo");
+    let mut child = Command::new(rulebook_binary())
+        .arg("-C")
+        .arg(demo.join("project"))
+        .arg("--home")
+        .arg(demo.join("home"))
+        .args(["mcp", "--no-watch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).unwrap();
+        out
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("rulebook mcp hung");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    writer.join().unwrap();
+    let out = reader.join().unwrap();
+    let lines = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            serde_json::from_slice(l).unwrap_or_else(|e| {
+                panic!(
+                    "stdout carried a line that is not JSON ({e}): {}",
+                    String::from_utf8_lossy(&l[..l.len().min(200)])
+                )
+            })
+        })
+        .collect();
+    (status.code().unwrap_or(-1), lines)
+}
+
+/// A session: the handshake, then `lines`.
+fn session(lines: &[Vec<u8>]) -> (i32, Vec<Value>) {
+    let mut input = format!("{INITIALIZE}\n{INITIALIZED}\n").into_bytes();
+    for line in lines {
+        input.extend_from_slice(line);
+        input.push(b'\n');
+    }
+    serve(&input)
+}
+
+fn request(id: i64, method: &str, params: &Value) -> Vec<u8> {
+    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        .unwrap()
+}
+
+fn reply(lines: &[Value], id: &Value) -> Value {
+    lines
+        .iter()
+        .find(|l| l.get("id") == Some(id))
+        .cloned()
+        .unwrap_or_else(|| panic!("no reply to {id}: {lines:?}"))
+}
+
+fn error_code(lines: &[Value], id: i64) -> i64 {
+    reply(lines, &json!(id))["error"]["code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("reply {id} is not an error: {lines:?}"))
+}
+
+fn parse_errors(lines: &[Value]) -> usize {
+    lines
+        .iter()
+        .filter(|l| l["error"]["code"] == -32700 && l["id"].is_null())
+        .count()
+}
+
+#[test]
+fn empty_input_exits_cleanly_and_writes_nothing() {
+    let (code, lines) = serve(b"");
+    assert_eq!(code, 0);
+    assert!(lines.is_empty());
+}
+
+#[test]
+fn lines_that_are_not_json_get_parse_errors_and_the_session_goes_on() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let (code, lines) = session(&[
+        b"this is not json {".to_vec(),
+        b"\xff\xfe invalid utf-8".to_vec(),
+        deep.into_bytes(),
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"".to_vec(),
+        request(2, "ping", &json!({})),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(parse_errors(&lines), 4, "{lines:?}");
+    assert_eq!(reply(&lines, &json!(2))["result"], json!({}));
+}
+
+#[test]
+fn json_that_is_not_json_rpc_is_an_invalid_request() {
+    let (code, lines) = session(&[b"{\"foo\":1}".to_vec(), request(2, "ping", &json!({}))]);
+    assert_eq!(code, 0);
+    assert!(
+        lines.iter().any(|l| l["error"]["code"] == -32600),
+        "{lines:?}"
+    );
+    assert_eq!(reply(&lines, &json!(2))["result"], json!({}));
+}
+
+#[test]
+fn a_notification_before_initialize_does_not_end_the_session() {
+    let input = format!("{INITIALIZED}\n{INITIALIZE}\n{INITIALIZED}\n");
+    let mut input = input.into_bytes();
+    input.extend_from_slice(&request(2, "resources/list", &json!({})));
+    input.push(b'\n');
+    let (code, lines) = serve(&input);
+    assert_eq!(code, 0);
+    assert!(reply(&lines, &json!("init")).get("result").is_some());
+    assert!(
+        reply(&lines, &json!(2))["result"]["resources"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty())
+    );
+}
+
+#[test]
+fn unknown_methods_tools_and_prompts_are_errors() {
+    let (code, lines) = session(&[
+        request(1, "no/such/method", &json!({})),
+        request(2, "tools/call", &json!({"name": "rm_rf", "arguments": {}})),
+        request(3, "prompts/get", &json!({"name": "nope"})),
+        request(
+            4,
+            "tools/call",
+            &json!({"name": "check", "arguments": {"extra": true}}),
+        ),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&lines, 1), -32601);
+    assert_eq!(error_code(&lines, 2), -32602);
+    assert_eq!(error_code(&lines, 3), -32602);
+    assert_eq!(
+        error_code(&lines, 4),
+        -32602,
+        "an argument a tool does not take"
+    );
+}
+
+#[test]
+fn hostile_names_are_refused_with_their_control_characters_escaped() {
+    let (code, lines) = session(&[
+        request(
+            1,
+            "resources/read",
+            &json!({"uri": "rule://a\u{0}b\u{1b}[31m"}),
+        ),
+        request(
+            2,
+            "tools/call",
+            &json!({"name": "evil\u{7}\n", "arguments": {}}),
+        ),
+        request(3, "resources/read", &json!({"uri": "file:///etc/passwd"})),
+        request(
+            4,
+            "resources/read",
+            &json!({"uri": "rule://../../etc/passwd"}),
+        ),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&lines, 1), -32002);
+    let message = reply(&lines, &json!(1))["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        !message.chars().any(|c| c == '\u{0}' || c == '\u{1b}'),
+        "{message:?}"
+    );
+    assert!(message.contains("\\u{1b}"), "{message:?}");
+    assert_eq!(error_code(&lines, 2), -32602);
+    assert_eq!(error_code(&lines, 3), -32002, "only rule:// is served");
+    assert_eq!(error_code(&lines, 4), -32002);
+}
+
+#[test]
+fn huge_arguments_are_answered_not_worked_through() {
+    // 100,000 paths of 100 bytes (10 MB): over the per-call bound.
+    let many: Vec<String> = (0..100_000).map(|i| format!("{i:0>100}")).collect();
+    // 12 MB in one string: read, parsed, and answered; 20 MB: past the line bound.
+    let long = "x".repeat(12 * 1024 * 1024);
+    let too_long = "x".repeat(20 * 1024 * 1024);
+    let (code, lines) = session(&[
+        request(
+            1,
+            "tools/call",
+            &json!({"name": "rules_for_paths", "arguments": {"paths": many}}),
+        ),
+        request(
+            2,
+            "tools/call",
+            &json!({"name": "rules_for_paths", "arguments": {"paths": [long]}}),
+        ),
+        request(
+            3,
+            "tools/call",
+            &json!({"name": "rules_for_paths", "arguments": {"paths": [1, null, {}]}}),
+        ),
+        request(
+            4,
+            "prompts/get",
+            &json!({"name": "rules", "arguments": {"paths": 7}}),
+        ),
+        request(
+            5,
+            "tools/call",
+            &json!({"name": "rules_for_paths", "arguments": {"paths": [too_long]}}),
+        ),
+        request(6, "ping", &json!({})),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&lines, 1), -32602);
+    let long_reply = reply(&lines, &json!(2));
+    assert_eq!(
+        long_reply["result"]["structuredContent"]["paths"][0]["inside_project"],
+        json!(true),
+        "a 12 MB path is one (odd) path in the project"
+    );
+    assert_eq!(
+        parse_errors(&lines),
+        1,
+        "the 20 MB line is answered, not dropped"
+    );
+    assert_eq!(reply(&lines, &json!(6))["result"], json!({}));
+    assert_eq!(error_code(&lines, 3), -32602);
+    assert_eq!(error_code(&lines, 4), -32602);
+}
+
+#[test]
+fn requests_answer_from_the_rules_on_disk() {
+    let (code, lines) = session(&[
+        request(1, "resources/read", &json!({"uri": "rule://typescript"})),
+        request(
+            2,
+            "tools/call",
+            &json!({"name": "rules_for_paths", "arguments": {"paths": ["src/web/cart.ts", "/etc/passwd"]}}),
+        ),
+    ]);
+    assert_eq!(code, 0);
+    let body = reply(&lines, &json!(1))["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let demo = workspace_root().join("fixtures/demo");
+    let read = Command::new(rulebook_binary())
+        .arg("-C")
+        .arg(demo.join("project"))
+        .arg("--home")
+        .arg(demo.join("home"))
+        .args(["read", "rule://typescript"])
+        .output()
+        .unwrap();
+    assert_eq!(body.as_bytes(), read.stdout, "what `rulebook read` prints");
+    assert!(body.contains("TypeScript") || !body.is_empty());
+    let paths = &reply(&lines, &json!(2))["result"]["structuredContent"]["paths"];
+    let names: Vec<&str> = paths[0]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["by"] == "glob")
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["typescript"]);
+    assert_eq!(paths[1]["inside_project"], json!(false));
+    assert!(
+        paths[1]["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["by"] == "always-apply"),
+        "a file outside the project gets only the always-apply rules"
+    );
+}
