@@ -50,7 +50,11 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             ][..],
         ),
         ("rulebook-check", &["rulebook"][..]),
-        ("rulebook-cli", &["rulebook", "rulebook-check"][..]),
+        ("rulebook-mcp", &["rulebook", "rulebook-check"][..]),
+        (
+            "rulebook-cli",
+            &["rulebook", "rulebook-check", "rulebook-mcp"][..],
+        ),
         (
             "rulebook-bench",
             &["rulebook", "rulebook-frontmatter", "rulebook-ttsr"][..],
