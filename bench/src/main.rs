@@ -108,6 +108,9 @@ fn main() -> ExitCode {
     memory(&trees, &mut rows);
     if let Some(bin) = flag("--rulebook") {
         cli(&trees, Path::new(&bin), &mut rows);
+        if let Some(tree) = trees.iter().find(|t| t.rules == 1000) {
+            mcp(tree, Path::new(&bin), &mut rows);
+        }
         if let Some(monorepo) = flag("--monorepo") {
             walk_vs_fd(Path::new(&monorepo), Path::new(&bin), &mut rows);
         }
@@ -247,6 +250,126 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
             pass: None,
         });
     }
+}
+
+/// `rulebook mcp` as a process over its pipes, on the 1,000-rule tree: the latency of
+/// `resources/read` and of `rules_for_paths` (three paths a call), one request at a time,
+/// 10,000 of each, as p50 and p99.
+fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    let Ok(mut child) = Command::new(bin)
+        .arg("-C")
+        .arg(tree.dir.join("project"))
+        .arg("--home")
+        .arg(tree.dir.join("home"))
+        .args(["mcp", "--no-watch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return;
+    };
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return;
+    };
+    let mut stdout = BufReader::new(stdout);
+    let mut line = String::new();
+    let mut call = |request: &serde_json::Value| -> Option<serde_json::Value> {
+        let mut text = request.to_string();
+        text.push('\n');
+        stdin.write_all(text.as_bytes()).ok()?;
+        stdin.flush().ok()?;
+        if request.get("id").is_none() {
+            return Some(serde_json::Value::Null);
+        }
+        line.clear();
+        stdout.read_line(&mut line).ok()?;
+        serde_json::from_str(&line).ok()
+    };
+    let handshake = call(&serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "bench", "version": "0"}}}));
+    call(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let listed = call(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "resources/list"}));
+    let uris: Vec<String> = listed
+        .as_ref()
+        .and_then(|l| l["result"]["resources"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|r| r["uri"].as_str().map(str::to_owned))
+        .collect();
+    if handshake.is_none() || uris.is_empty() {
+        let _ = child.kill();
+        return;
+    }
+    let percentiles = |mut samples: Vec<Duration>| {
+        samples.sort_unstable();
+        let at = |q: f64| {
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                clippy::cast_precision_loss,
+                reason = "an index into 10,000 samples"
+            )]
+            let i = ((samples.len() as f64 - 1.0) * q).round() as usize;
+            samples[i]
+        };
+        format!(
+            "p50 {:.1} µs, p99 {:.1} µs",
+            at(0.5).as_secs_f64() * 1e6,
+            at(0.99).as_secs_f64() * 1e6
+        )
+    };
+    let n = 10_000;
+    let mut reads = Vec::with_capacity(n);
+    let mut ok = true;
+    for i in 0..n {
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 10 + i, "method": "resources/read",
+            "params": {"uri": uris[i % uris.len()]}});
+        let start = Instant::now();
+        let reply = call(&request);
+        reads.push(start.elapsed());
+        ok &= reply.is_some_and(|r| r.get("result").is_some());
+    }
+    let mut matches = Vec::with_capacity(n);
+    for i in 0..n {
+        let paths = [
+            format!("src/module{}/file{i}.ts", i % 37),
+            format!("api/v{}/handler{i}.py", i % 5),
+            format!("docs/page{i}.md"),
+        ];
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 20_000 + i, "method": "tools/call",
+            "params": {"name": "rules_for_paths", "arguments": {"paths": paths}}});
+        let start = Instant::now();
+        let reply = call(&request);
+        matches.push(start.elapsed());
+        ok &= reply.is_some_and(|r| r.get("result").is_some());
+    }
+    drop(stdin);
+    let _ = child.wait();
+    let note = if ok { "" } else { " (some requests failed)" };
+    rows.push(Row {
+        metric: format!(
+            "`rulebook mcp` `resources/read`, {} rules ({} resources), 10,000 requests one at a time over the pipes",
+            tree.rules,
+            uris.len()
+        ),
+        value: format!("{}{note}", percentiles(reads)),
+        target: String::new(),
+        pass: None,
+    });
+    rows.push(Row {
+        metric: format!(
+            "`rulebook mcp` `rules_for_paths` (3 paths), {} rules, 10,000 requests one at a time",
+            tree.rules
+        ),
+        value: format!("{}{note}", percentiles(matches)),
+        target: String::new(),
+        pass: None,
+    });
 }
 
 /// E11: discovery of a 100,000-file monorepo (one walk for every provider's nested names)
