@@ -349,6 +349,7 @@ fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
         ok &= reply.is_some_and(|r| r.get("result").is_some());
     }
     drop(stdin);
+    let reply_bytes = line.len();
     let _ = child.wait();
     let note = if ok { "" } else { " (some requests failed)" };
     rows.push(Row {
@@ -363,8 +364,9 @@ fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
     });
     rows.push(Row {
         metric: format!(
-            "`rulebook mcp` `rules_for_paths` (3 paths), {} rules, 10,000 requests one at a time",
-            tree.rules
+            "`rulebook mcp` `rules_for_paths` (3 paths), {} rules, 10,000 requests one at a time (replies of {} KiB: every always-apply rule is listed for each path)",
+            tree.rules,
+            reply_bytes / 1024
         ),
         value: format!("{}{note}", percentiles(matches)),
         target: String::new(),
