@@ -76,6 +76,11 @@ fn main() -> ExitCode {
     if args.first().map(String::as_str) == Some("fuzz") {
         return fuzz::main(&args[1..]);
     }
+    if args.first().map(String::as_str) == Some("floor") {
+        // Child mode: the I/O floor of a tree (see `floor_read`).
+        println!("{}", floor_read(Path::new(&args[1])));
+        return ExitCode::SUCCESS;
+    }
     if args.first().map(String::as_str) == Some("peak-mem") {
         // Child mode: discover once, render, and report the high-water mark.
         let dir = PathBuf::from(&args[1]);
@@ -108,6 +113,7 @@ fn main() -> ExitCode {
     memory(&trees, &mut rows);
     if let Some(bin) = flag("--rulebook") {
         cli(&trees, Path::new(&bin), &mut rows);
+        floor_rows(&trees, Path::new(&bin), &mut rows);
         if let Some(tree) = trees.iter().find(|t| t.rules == 1000) {
             mcp(tree, Path::new(&bin), &mut rows);
         }
@@ -196,6 +202,140 @@ fn discovery(trees: &[Tree], quick: bool, rows: &mut Vec<Row>) {
             target: String::new(),
             pass: None,
         });
+    }
+}
+
+/// The floor: the tree's project and home walked with the same walker rulebook uses (the
+/// `ignore` crate, hidden files included, on both cores), every file read whole; the
+/// bytes read. Nothing is parsed, nothing kept.
+fn floor_read(dir: &Path) -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let total = AtomicU64::new(0);
+    let mut walk = ignore::WalkBuilder::new(dir.join("project"));
+    walk.add(dir.join("home"));
+    walk.hidden(false).threads(2);
+    walk.build_parallel().run(|| {
+        let total = &total;
+        Box::new(move |entry| {
+            if let Ok(entry) = entry {
+                if entry.file_type().is_some_and(|t| t.is_file()) {
+                    if let Ok(bytes) = std::fs::read(entry.path()) {
+                        total.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                    }
+                }
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    total.into_inner()
+}
+
+/// `rulebook --profile reference list --json` (and the default profile) as processes
+/// against the floor program as a process, medians of warm runs in the same run; and the
+/// peak memory of the `list --json` process (GNU time's maximum resident set size).
+fn floor_rows(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
+    let Ok(me) = std::env::current_exe() else {
+        return;
+    };
+    for tree in trees.iter().filter(|t| t.rules >= 1000) {
+        let runs = if tree.rules >= 100_000 { 5 } else { 11 };
+        let floor = time(runs, || {
+            Command::new(&me)
+                .arg("floor")
+                .arg(&tree.dir)
+                .output()
+                .map_or(0, |o| o.stdout.len())
+        });
+        let list = |profile: &'static str| {
+            let tree = &tree.dir;
+            move || {
+                Command::new(bin)
+                    .args(["--profile", profile, "list", "--json", "-C"])
+                    .arg(tree.join("project"))
+                    .arg("--home")
+                    .arg(tree.join("home"))
+                    .output()
+                    .map_or(0, |o| o.stdout.len())
+            }
+        };
+        let reference = time(runs, list("reference"));
+        let extended = time(runs, list("extended"));
+        let ratio = reference.as_secs_f64() / floor.as_secs_f64();
+        let (target, pass) = if tree.rules == 1000 {
+            let bound = floor.mul_f64(1.2).max(Duration::from_millis(10));
+            (
+                format!("≤ max(10 ms, 1.2× the floor) = {}", ms(bound)),
+                reference <= bound,
+            )
+        } else {
+            (format!("≤ 1.2× the floor (here {ratio:.2}×)"), ratio <= 1.2)
+        };
+        rows.push(Row {
+            metric: format!(
+                "floor: walk and read every file of the {}-rule tree on both cores, as a process",
+                tree.rules
+            ),
+            value: ms(floor),
+            target: String::new(),
+            pass: None,
+        });
+        rows.push(Row {
+            metric: format!(
+                "`rulebook --profile reference list --json` as a process, {} rules",
+                tree.rules
+            ),
+            value: format!("{} ({ratio:.2}× the floor)", ms(reference)),
+            target,
+            pass: Some(pass),
+        });
+        rows.push(Row {
+            metric: format!(
+                "`rulebook list --json` (extended) as a process, {} rules",
+                tree.rules
+            ),
+            value: format!(
+                "{} ({:.2}× the floor)",
+                ms(extended),
+                extended.as_secs_f64() / floor.as_secs_f64()
+            ),
+            target: String::new(),
+            pass: None,
+        });
+        let peak = Command::new("/usr/bin/time")
+            .args(["-f", "%M", "--"])
+            .arg(bin)
+            .args(["list", "--json", "-C"])
+            .arg(tree.dir.join("project"))
+            .arg("--home")
+            .arg(tree.dir.join("home"))
+            .stdout(std::process::Stdio::null())
+            .output()
+            .ok()
+            .and_then(|o| {
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .last()?
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            });
+        if let Some(kib) = peak {
+            let bytes = kib * 1024;
+            let limit = 2 * tree.bytes + 8 * 1024 * 1024;
+            rows.push(Row {
+                metric: format!(
+                    "peak memory of `rulebook list --json` as a process, {} rules (GNU time)",
+                    tree.rules
+                ),
+                value: format!("{:.1} MiB", bytes as f64 / MIB),
+                target: format!(
+                    "≤ 2 × {:.1} MiB + 8 MiB = {:.1} MiB",
+                    tree.bytes as f64 / MIB,
+                    limit as f64 / MIB
+                ),
+                pass: Some(bytes <= limit),
+            });
+        }
     }
 }
 
@@ -289,9 +429,11 @@ fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
         stdout.read_line(&mut line).ok()?;
         serde_json::from_str(&line).ok()
     };
-    let handshake = call(&serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+    let handshake = call(
+        &serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "bench", "version": "0"}}}));
+                   "clientInfo": {"name": "bench", "version": "0"}}}),
+    );
     call(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     let listed = call(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "resources/list"}));
     let uris: Vec<String> = listed

@@ -51,7 +51,7 @@ impl Project {
             let book = self.discover(profile);
             assert!(
                 book.items()
-                    .any(|r| r.name == "good" && r.content == "Keep me."),
+                    .any(|r| r.name == "good" && &*r.content == "Keep me."),
                 "{profile:?}: the valid neighbour was lost"
             );
             book

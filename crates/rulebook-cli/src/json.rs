@@ -178,11 +178,28 @@ pub(crate) struct JsonLeftOut<'a> {
     pub(crate) reason: Option<&'a str>,
 }
 
+/// A JSON array written from an iterator as it is serialized, never collected first (the
+/// rules of `list --json` are tens of thousands).
+pub(crate) struct Streamed<'a, T>(std::cell::Cell<Option<Box<dyn Iterator<Item = T> + 'a>>>);
+
+impl<'a, T> Streamed<'a, T> {
+    pub(crate) fn new(items: impl Iterator<Item = T> + 'a) -> Self {
+        Self(std::cell::Cell::new(Some(Box::new(items))))
+    }
+}
+
+impl<T: Serialize> Serialize for Streamed<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Serialized once: a second time writes an empty array.
+        serializer.collect_seq(self.0.take().into_iter().flatten())
+    }
+}
+
 /// `list --json`.
 #[derive(Serialize)]
 pub(crate) struct List<'a> {
     pub(crate) profile: &'static str,
-    pub(crate) rules: Vec<JsonRule<'a>>,
+    pub(crate) rules: Streamed<'a, JsonRule<'a>>,
     pub(crate) shadowed: Vec<JsonLeftOut<'a>>,
     pub(crate) invalid: Vec<JsonLeftOut<'a>>,
     pub(crate) unbucketed: Vec<JsonLeftOut<'a>>,

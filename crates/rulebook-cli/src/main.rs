@@ -350,7 +350,15 @@ fn main() -> ExitCode {
         Command::Complete { prefix } => commands::complete::run(&mut out, prefix),
         Command::Completions { .. } | Command::Man | Command::Mcp { .. } => ExitCode::SUCCESS,
     };
-    let bytes = out.finish();
+    let (bytes, streamed) = out.finish();
+    match streamed {
+        None => {}
+        Some(err) if err.kind() == std::io::ErrorKind::BrokenPipe => return code,
+        Some(err) => {
+            eprintln!("rulebook: cannot write to standard output: {err}");
+            return ExitCode::FAILURE;
+        }
+    }
     emit(&bytes, code)
 }
 

@@ -24,6 +24,8 @@ pub(crate) struct Printer<'a> {
     pub(crate) text: String,
     /// Bytes written as they are (a prompt, a rule's content), after `text`.
     raw: Vec<u8>,
+    /// The error of a JSON document streamed to standard output, if writing it failed.
+    streamed: Option<std::io::Error>,
 }
 
 impl<'a> Printer<'a> {
@@ -34,17 +36,18 @@ impl<'a> Printer<'a> {
             json,
             text: String::new(),
             raw: Vec::new(),
+            streamed: None,
         }
     }
 
-    /// Everything to write, in order.
-    pub(crate) fn finish(self) -> Vec<u8> {
+    /// Everything left to write, in order, and the error of what was already streamed.
+    pub(crate) fn finish(self) -> (Vec<u8>, Option<std::io::Error>) {
         let mut bytes = self.text.into_bytes();
         if bytes.is_empty() {
-            return self.raw;
+            return (self.raw, self.streamed);
         }
         bytes.extend_from_slice(&self.raw);
-        bytes
+        (bytes, self.streamed)
     }
 
     /// Content printed exactly (a rule body, the prompt): no escaping, no copy.
@@ -56,11 +59,24 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// One JSON document, pretty-printed, then a newline, written straight into the output
-    /// bytes (a prompt of hundreds of megabytes is not copied again). Serialization cannot
+    /// One JSON document, pretty-printed, then a newline: streamed to standard output when
+    /// it is the first output, else written straight into the output bytes (a prompt of
+    /// hundreds of megabytes is not copied again). Serialization cannot
     /// fail on our types (paths are written lossily by [`crate::json::path`]); if it did,
     /// the error is the output, never a panic.
     pub(crate) fn json<T: Serialize>(&mut self, value: &T) {
+        if self.text.is_empty() && self.raw.is_empty() && self.streamed.is_none() {
+            // The first output: streamed to standard output through a buffer, never built
+            // whole in memory (the list of 10,000 rules is megabytes).
+            use std::io::Write as _;
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            let written = serde_json::to_writer_pretty(&mut out, value)
+                .map_err(std::io::Error::from)
+                .and_then(|()| out.write_all(b"\n"))
+                .and_then(|()| out.flush());
+            self.streamed = written.err();
+            return;
+        }
         let start = self.raw.len();
         match serde_json::to_writer_pretty(&mut self.raw, value) {
             Ok(()) => self.raw.push(b'\n'),

@@ -58,7 +58,8 @@ pub struct Walked {
 pub const MAX_WALK_DEPTH: usize = 256;
 
 /// The most entries one walk visits: a rules directory that is really `/` (a symlink
-/// `.clinerules -> /`) must not turn discovery into a scan of the whole disk.
+/// `.clinerules -> /`) must not turn discovery into a scan of the whole disk. Which
+/// entries come before the bound is the directory listing's order, not the sorted one.
 pub const MAX_WALK_ENTRIES: usize = 200_000;
 
 /// Lists the rule files under `dir` whose extension is one of `extensions` (without dot,
@@ -104,7 +105,10 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
         .follow_links(false)
         .filter_entry(|e| e.file_name() != "node_modules")
         .max_depth(Some(MAX_WALK_DEPTH + 1))
-        .sort_by_file_name(Ord::cmp)
+        // No sort in the walker: its comparator takes each entry's file name apart at every
+        // comparison (a tenth of discovery at 10,000 rules). The files are sorted once at
+        // the end instead, by `Path`'s order (component by component), which is the
+        // depth-first order of names sorted byte-wise.
         .build();
     for entry in walker {
         visited += 1;
@@ -192,6 +196,7 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
             walked.linked.push(entry.path_is_symlink());
         }
     }
+    sort_walked(&mut walked);
     if too_deep > 0 {
         walked.diagnostics.push(
             Diagnostic::warning(
@@ -205,6 +210,21 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
         );
     }
     walked
+}
+
+/// Puts the files (with their link flags) in depth-first order of byte-wise sorted names,
+/// and the diagnostics in the order of their paths, whatever order the directory listing
+/// gave.
+fn sort_walked(walked: &mut Walked) {
+    if !walked.files.is_sorted() {
+        let mut pairs: Vec<(PathBuf, bool)> = std::mem::take(&mut walked.files)
+            .into_iter()
+            .zip(std::mem::take(&mut walked.linked))
+            .collect();
+        pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        (walked.files, walked.linked) = pairs.into_iter().unzip();
+    }
+    walked.diagnostics.sort_by(|a, b| a.path.cmp(&b.path));
 }
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {

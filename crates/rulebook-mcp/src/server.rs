@@ -720,7 +720,7 @@ mod tests {
             description: None,
             size: content.len(),
             path: format!(".cursor/rules/{name}.mdc"),
-            content: content.to_owned(),
+            content: content.into(),
         }
     }
 

@@ -26,9 +26,10 @@ pub struct RuleResource {
     pub size: usize,
     /// The file it came from, as a person names it.
     pub path: String,
-    /// The body, to tell a changed rule from an unchanged one.
+    /// The body (shared with the rule, not copied), to tell a changed rule from an
+    /// unchanged one.
     #[serde(skip)]
-    pub content: String,
+    pub content: std::sync::Arc<str>,
 }
 
 /// Every rule `rule://` resolves, once per name, in resolution order (the first of a name

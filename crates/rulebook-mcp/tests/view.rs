@@ -38,7 +38,7 @@ fn a_resource_is_what_resolve_reads() {
     let book = demo(Profile::Extended);
     for resource in view::resources(&book) {
         let read = book.resolve(&resource.uri).unwrap();
-        assert_eq!(read.content, resource.content);
+        assert_eq!(read.content, *resource.content);
         assert_eq!(read.content.len(), resource.size);
     }
 }

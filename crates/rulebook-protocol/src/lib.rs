@@ -22,7 +22,7 @@
 //! #     SourceMeta::new("native", "Native", Level::Project, "/p/style.md")).with_description("d");
 //! assert_eq!(RuleUrl::parse("RULE://my%20rule/x?y#z").unwrap().name, "my rule");
 //! let resource = resolve("rule://style", [&rule]).unwrap();
-//! assert_eq!(resource.content, "Be brief.");
+//! assert_eq!(&*resource.content, "Be brief.");
 //! assert_eq!(resource.content_type, "text/markdown");
 //! let err = resolve("rule://nope", [&rule]).unwrap_err();
 //! assert_eq!(err.to_string(), "Unknown rule: nope\nAvailable: style");
@@ -95,7 +95,7 @@ impl Resource {
     pub fn from_rule(rule: &Rule) -> Self {
         Self {
             name: rule.name.clone(),
-            content: rule.content.clone(),
+            content: rule.content.to_string(),
             content_type: CONTENT_TYPE,
             size: rule.content.len(),
             source_path: rule.path.clone(),

@@ -179,7 +179,7 @@ fn load_user(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Rule>)
                 continue;
             }
             let rule = &mut out.items[first];
-            rule.content = text;
+            rule.content = text.into();
             always(rule);
             return;
         }

@@ -32,7 +32,7 @@
 //! let ctx = LoadContext::new(dir.path(), "")
 //!     .provider_option("claude", "walk_ceiling", dir.path().to_string_lossy());
 //! let loaded = ClaudeProvider.load(&ctx)?;
-//! assert_eq!(loaded.items[0].content, "See the docs");
+//! assert_eq!(&*loaded.items[0].content, "See the docs");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
@@ -238,7 +238,7 @@ fn load_memory(
         out.items[i].source.real_path = Some(imported);
     }
     let rule = &mut out.items[i];
-    rule.content = expanded.text;
+    rule.content = expanded.text.into();
     rule.includes = expanded.includes;
     rule.always_apply = Some(true);
     rule.activation = Some(Activation::AlwaysOn);

@@ -203,7 +203,7 @@ fn load(
     let expanded = expand_imports(&out.items[i].content, path, imports);
     out.diagnostics.extend(expanded.diagnostics);
     let rule = &mut out.items[i];
-    rule.content = expanded.text;
+    rule.content = expanded.text.into();
     rule.includes = expanded.includes;
     rule.always_apply = Some(true);
     rule.activation = Some(Activation::AlwaysOn);

@@ -99,7 +99,7 @@ impl Provider<RuleCapability> for RooProvider {
 }
 
 fn always(rule: &mut Rule) {
-    rule.content = rule.content.trim().to_owned();
+    rule.content = rule.content.trim().into();
     rule.always_apply = Some(true);
     rule.activation = Some(Activation::AlwaysOn);
 }
@@ -156,7 +156,7 @@ fn load_base(
             &keep,
         );
         for rule in &mut out.items[first..] {
-            rule.content = rule.content.trim().to_owned();
+            rule.content = rule.content.trim().into();
             rule.activation = Some(Activation::Manual);
             rule.description = Some(format!("Roo mode '{mode}' rules"));
         }

@@ -16,7 +16,7 @@
 //! let dir = tempfile::tempdir()?;
 //! std::fs::write(dir.path().join(".rules"), "  Keep it short.\n")?;
 //! let loaded = ZedProvider.load(&LoadContext::new(dir.path(), ""))?;
-//! assert_eq!(loaded.items[0].content, "Keep it short.");
+//! assert_eq!(&*loaded.items[0].content, "Keep it short.");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
@@ -80,7 +80,7 @@ impl Provider<RuleCapability> for ZedProvider {
         let path = root.join(".rules");
         if let Some(i) = loader.load_file(&path, "rules", Level::Project, Some(root), &mut out) {
             let rule = &mut out.items[i];
-            rule.content = rule.content.trim().to_owned();
+            rule.content = rule.content.trim().into();
             rule.always_apply = Some(true);
             rule.activation = Some(Activation::AlwaysOn);
             let others: Vec<&str> = OTHER_NAMES

@@ -677,8 +677,14 @@ impl<C: Capability> Registry<C> {
             enabled.iter().map(|p| p.load(ctx)).collect()
         };
 
+        // One allocation for every entry: growing the vector provider by provider would
+        // hold up to twice the entries at the peak.
+        let total: usize = results
+            .iter()
+            .map(|r| r.as_ref().map_or(0, |r| r.items.len()))
+            .sum();
         let mut loaded = Loaded {
-            all: Vec::new(),
+            all: Vec::with_capacity(total),
             active: Vec::new(),
             diagnostics: Vec::new(),
             providers: Vec::new(),

@@ -152,8 +152,9 @@ pub struct Rule {
     pub name: String,
     /// The file, absolute.
     pub path: PathBuf,
-    /// The body, frontmatter stripped.
-    pub content: String,
+    /// The body, frontmatter stripped. Shared, not copied, with what holds it besides the
+    /// rule (the TTSR manager), so every body is in memory once.
+    pub content: std::sync::Arc<str>,
     /// File patterns the rule is about.
     pub globs: Option<Vec<String>>,
     /// Inject the content into every prompt.
@@ -189,7 +190,7 @@ impl Rule {
     pub fn new(
         name: impl Into<String>,
         path: impl Into<PathBuf>,
-        content: impl Into<String>,
+        content: impl Into<std::sync::Arc<str>>,
         source: SourceMeta,
     ) -> Self {
         Self {

@@ -82,8 +82,8 @@ pub struct TtsrRule {
     pub name: String,
     /// The conditions; the rule fires when any of them matches.
     pub conditions: Vec<String>,
-    /// What to inject when it fires.
-    pub content: String,
+    /// What to inject when it fires (shared with the rule it came from).
+    pub content: std::sync::Arc<str>,
     /// Where it came from, if from a file.
     pub path: Option<PathBuf>,
     /// Its repeat policy; `None` uses the manager's default.
@@ -92,7 +92,11 @@ pub struct TtsrRule {
 
 impl TtsrRule {
     /// A rule from its parts.
-    pub fn new<I, S>(name: impl Into<String>, conditions: I, content: impl Into<String>) -> Self
+    pub fn new<I, S>(
+        name: impl Into<String>,
+        conditions: I,
+        content: impl Into<std::sync::Arc<str>>,
+    ) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -275,6 +279,9 @@ pub struct TtsrManager {
     default_repeat: RepeatPolicy,
     turn: u64,
     stream: stream::Stream,
+    /// What validation said of each distinct condition: a condition repeated across rules
+    /// (the same rule kept for two tools) is compiled once.
+    validated: HashMap<String, Result<(), ConditionError>>,
 }
 
 impl std::fmt::Debug for TtsrManager {
@@ -306,6 +313,7 @@ impl TtsrManager {
             default_repeat: RepeatPolicy::Once,
             turn: 0,
             stream: stream::Stream::default(),
+            validated: HashMap::new(),
         }
     }
 
@@ -330,14 +338,20 @@ impl TtsrManager {
             return Err(RegisterError::NoCondition(rule.name));
         }
         let mut registration = Registration::default();
-        rule.conditions.retain(|c| match validate_condition(c) {
-            Ok(()) => true,
-            Err(error) => {
-                registration.dropped.push(RegisterError::InvalidCondition {
-                    condition: c.clone(),
-                    message: error.to_string(),
-                });
-                false
+        let validated = &mut self.validated;
+        rule.conditions.retain(|c| {
+            match validated
+                .entry(c.clone())
+                .or_insert_with(|| validate_condition(c))
+            {
+                Ok(()) => true,
+                Err(error) => {
+                    registration.dropped.push(RegisterError::InvalidCondition {
+                        condition: c.clone(),
+                        message: error.to_string(),
+                    });
+                    false
+                }
             }
         });
         if rule.conditions.is_empty() {

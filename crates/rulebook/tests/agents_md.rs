@@ -43,7 +43,7 @@ fn rules(book: &Rulebook) -> Vec<(String, String, String)> {
             (
                 r.name.clone(),
                 p.bucket.map_or("none", RuleBucket::as_str).to_owned(),
-                r.content.clone(),
+                r.content.to_string(),
             )
         })
         .collect()
@@ -186,7 +186,7 @@ fn t12_t13_user_file_and_fallbacks() {
         .write("h/.codex/AGENTS.md", "g");
     let book = t.discover("r", &Options::new());
     let user = book.items().find(|r| r.name == "~:AGENTS").unwrap();
-    assert_eq!(user.content, "g");
+    assert_eq!(&*user.content, "g");
     assert_eq!(user.source.level, rulebook::Level::User);
     // T13: fallback names (a provider option).
     let t = Tree::new();

@@ -134,7 +134,7 @@ fn gemini_t45_to_t51() {
         .write("r/a.md", "A");
     let book = t.book();
     let rule = book.items().find(|r| r.name == "GEMINI").unwrap();
-    assert_eq!(rule.content, "x\n```\n@./a.md\n```\nA");
+    assert_eq!(&*rule.content, "x\n```\n@./a.md\n```\nA");
     // T49: without a repository, imports stay in the file's directory.
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("t/sub")).unwrap();
@@ -145,7 +145,7 @@ fn gemini_t45_to_t51() {
         .items()
         .find(|r| r.source.provider == "gemini")
         .unwrap();
-    assert_eq!(rule.content, "@../x.md");
+    assert_eq!(&*rule.content, "@../x.md");
     assert!(
         book.diagnostics()
             .iter()
@@ -209,7 +209,7 @@ fn kiro_t52_to_t60() {
     assert_eq!(bucket(&book, "auto").as_deref(), Some("rulebook")); // T58
     assert_eq!(bucket(&book, "auto-bare").as_deref(), Some("none")); // T59
     let php = book.items().find(|r| r.name == "php").unwrap(); // T60
-    assert_eq!(php.content, "Project PHP, always.");
+    assert_eq!(&*php.content, "Project PHP, always.");
     assert_eq!(bucket(&book, "php").as_deref(), Some("always-apply"));
 }
 

@@ -50,7 +50,7 @@ fn roo_reads_roorules_only_without_rules() {
     assert!(rules.items().all(|r| r.name != "roorules"));
     let legacy = book("roo-legacy", Profile::Extended);
     let rule = legacy.items().find(|r| r.name == "roorules").unwrap();
-    assert_eq!(rule.content, "Only .roorules: loaded.");
+    assert_eq!(&*rule.content, "Only .roorules: loaded.");
     assert_eq!(legacy.bucket(RuleBucket::AlwaysApply)[0].name, "roorules");
     // T69: raw: a leading `---` block is content.
     let b = rules.items().find(|r| r.name == "b").unwrap();
@@ -66,7 +66,7 @@ fn zed_says_it_would_use_only_dot_rules() {
     // would use only `.rules`.
     let book = book("zed-rules", Profile::Extended);
     let rule = book.items().find(|r| r.name == "rules").unwrap();
-    assert_eq!(rule.content, "Zed rules, trimmed.");
+    assert_eq!(&*rule.content, "Zed rules, trimmed.");
     let info = book
         .diagnostics()
         .iter()

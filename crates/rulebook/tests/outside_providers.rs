@@ -181,7 +181,7 @@ fn per_directory_files_are_named_by_directory_and_never_shadow_each_other() {
     assert!(root_rule.frontmatter.is_empty());
     // `rule://` round-trips the names; completion offers them.
     let resource = book.resolve("rule://frontend:GUIDE").unwrap();
-    assert_eq!(resource.content, "Frontend instructions.\n");
+    assert_eq!(&*resource.content, "Frontend instructions.\n");
     assert!(
         book.complete("rule://back")
             .iter()

@@ -11,10 +11,10 @@ pub(crate) fn run(out: &mut Printer<'_>) -> ExitCode {
     if out.json {
         let value = json::List {
             profile: json::profile(book),
-            rules: book
-                .placements()
-                .filter_map(|(rule, p)| p.bucket.map(|b| JsonRule::new(rule, b)))
-                .collect(),
+            rules: json::Streamed::new(
+                book.placements()
+                    .filter_map(|(rule, p)| p.bucket.map(|b| JsonRule::new(rule, b))),
+            ),
             shadowed: book
                 .shadowed()
                 .map(|(loser, winner)| JsonLeftOut {
