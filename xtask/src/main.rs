@@ -298,7 +298,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     let sizes: &[usize] = if quick {
         &[10, 100, 1000]
     } else {
-        &[10, 100, 1000, 10_000]
+        &[10, 100, 1000, 10_000, 100_000]
     };
     let monorepo = trees.join("monorepo");
     let monorepo_files = synth::write_monorepo(&monorepo, 100_000, 50)
