@@ -16,7 +16,18 @@ use serde::{Serialize, Serializer};
     reason = "serde's `serialize_with` passes a reference"
 )]
 pub(crate) fn path<S: Serializer>(path: &&Path, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&normalize(path).to_string_lossy())
+    // The common case, a clean UTF-8 path, without taking it apart or copying it.
+    match path.to_str() {
+        Some(text) if is_clean(text) => serializer.serialize_str(text),
+        _ => serializer.serialize_str(&normalize(path).to_string_lossy()),
+    }
+}
+
+/// Whether `text` has no `.` or `..` component (so [`normalize`] would return it as is).
+fn is_clean(text: &str) -> bool {
+    !text
+        .split(std::path::MAIN_SEPARATOR)
+        .any(|component| component == "." || component == "..")
 }
 
 /// A path written as [`path`] writes it; `Option<PathText>` is `null` or the text.

@@ -107,8 +107,8 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
         .max_depth(Some(MAX_WALK_DEPTH + 1))
         // No sort in the walker: its comparator takes each entry's file name apart at every
         // comparison (a tenth of discovery at 10,000 rules). The files are sorted once at
-        // the end instead, by `Path`'s order (component by component), which is the
-        // depth-first order of names sorted byte-wise.
+        // the end instead, in `Path`'s order (component by component, see `path_order`),
+        // which is the depth-first order of names sorted byte-wise.
         .build();
     for entry in walker {
         visited += 1;
@@ -216,15 +216,70 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
 /// and the diagnostics in the order of their paths, whatever order the directory listing
 /// gave.
 fn sort_walked(walked: &mut Walked) {
-    if !walked.files.is_sorted() {
+    if !walked
+        .files
+        .is_sorted_by(|a, b| path_order(a, b) != std::cmp::Ordering::Greater)
+    {
         let mut pairs: Vec<(PathBuf, bool)> = std::mem::take(&mut walked.files)
             .into_iter()
             .zip(std::mem::take(&mut walked.linked))
             .collect();
-        pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        pairs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
         (walked.files, walked.linked) = pairs.into_iter().unzip();
     }
-    walked.diagnostics.sort_by(|a, b| a.path.cmp(&b.path));
+    walked.diagnostics.sort_by(|a, b| match (&a.path, &b.path) {
+        (Some(a), Some(b)) => path_order(a, b),
+        (a, b) => a.cmp(b),
+    });
+}
+
+/// `Path`'s order (component by component) for the clean paths a walk yields, computed on
+/// the bytes: a separator sorts before any byte a name can hold, so comparing the bytes with
+/// `/` read as the lowest is comparing the components, without taking the paths apart
+/// (which `Path::cmp` does, at a fifth of discovery's time at 10,000 rules).
+fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (a, b) = (a.as_os_str().as_bytes(), b.as_os_str().as_bytes());
+        let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let key = |byte: Option<&u8>| byte.map(|&c| if c == b'/' { 0 } else { u16::from(c) + 1 });
+        key(a.get(common)).cmp(&key(b.get(common)))
+    }
+    #[cfg(not(unix))]
+    {
+        a.cmp(b)
+    }
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    #[test]
+    fn path_order_is_paths_order() {
+        let mut paths: Vec<PathBuf> = [
+            "/r/a.md",
+            "/r/a/x.md",
+            "/r/a-b.md",
+            "/r/a/a.md",
+            "/r/b",
+            "/r/a",
+            "/r/a b/c.md",
+            "/r/A.md",
+            "/r/ä.md",
+            "/r/a/b/c/d.md",
+            "/r/a.md/z",
+            "/r",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        let mut expected = paths.clone();
+        expected.sort();
+        paths.sort_by(|a, b| path_order(a, b));
+        assert_eq!(paths, expected);
+    }
 }
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {
