@@ -241,3 +241,127 @@ fn one_hundred_thousand_globs_build_and_match() {
     assert_eq!(index.matches("/p", "src/dir99999/a.ts")[0].name, "r99");
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+fn anchored(name: &str, root: &str, globs: &[&str]) -> Rule {
+    let mut rule = rule(name, globs);
+    rule.glob_dialect = rulebook_rule::GlobDialect::Anchored;
+    rule.glob_root = Some(root.into());
+    rule
+}
+
+fn names(index: &GlobIndex, path: &str) -> Vec<String> {
+    index
+        .matches("/p", path)
+        .into_iter()
+        .map(|m| m.name)
+        .collect()
+}
+
+/// Hundreds of rules (several compile sets of globs), one broken glob among them: every
+/// other rule still matches its own files, and the broken one is named and never matches.
+#[test]
+fn a_broken_glob_among_hundreds_is_dropped_alone() {
+    let mut rules: Vec<Rule> = (0..700)
+        .map(|i| rule(&format!("r{i}"), &[&format!("dir{i}/**/*.ts")]))
+        .collect();
+    rules[600] = rule("broken", &["dir600/[*.ts"]);
+    let (index, warnings) = GlobIndex::new(rules.iter());
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].message.contains("rule `broken`") && warnings[0].message.contains("dir600/["),
+        "{}",
+        warnings[0].message
+    );
+    for i in (0..700).filter(|&i| i != 600) {
+        assert_eq!(
+            names(&index, &format!("dir{i}/deep/a.ts")),
+            [format!("r{i}")],
+            "rule r{i}"
+        );
+    }
+    assert!(names(&index, "dir600/[x.ts").is_empty());
+    assert_eq!(index.len(), 699, "the broken glob is not counted");
+}
+
+/// Rules rooted at different directories (a nested rule directory and the project): each
+/// glob is matched against the path relative to its own root.
+#[test]
+fn each_root_sees_the_path_relative_to_it() {
+    let rules = [
+        anchored("api", "/p/apps/api", &["src/**"]),
+        anchored("top", "/p", &["src/**"]),
+        anchored("web", "/p/apps/web", &["src/**"]),
+    ];
+    let (index, warnings) = GlobIndex::new(rules.iter());
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(names(&index, "apps/api/src/x.ts"), ["api"]);
+    assert_eq!(names(&index, "src/x.ts"), ["top"]);
+    assert_eq!(names(&index, "apps/web/src/x.ts"), ["web"]);
+    assert!(names(&index, "apps/other/src/x.ts").is_empty());
+}
+
+/// A `!` glob (the anchored dialect) vetoes its own rule only.
+#[test]
+fn a_negation_vetoes_its_rule_only() {
+    let rules = [
+        anchored("code", "/p", &["src/**", "!src/gen/**"]),
+        anchored("all", "/p", &["src/**"]),
+    ];
+    let (index, _) = GlobIndex::new(rules.iter());
+    assert_eq!(names(&index, "src/a.ts"), ["code", "all"]);
+    assert_eq!(names(&index, "src/gen/a.ts"), ["all"]);
+}
+
+/// The path the globs see: relative to the root, `/`-separated, `..` resolved; `None`
+/// outside the root.
+#[test]
+fn relative_paths() {
+    assert_eq!(
+        GlobIndex::relative("/p", "/p/src/a.ts").as_deref(),
+        Some("src/a.ts")
+    );
+    assert_eq!(
+        GlobIndex::relative("/p", "src/../lib/b.ts").as_deref(),
+        Some("lib/b.ts")
+    );
+    assert_eq!(GlobIndex::relative("/p", "/elsewhere/a.ts"), None);
+    assert_eq!(GlobIndex::relative("/p", "../a.ts"), None);
+}
+
+#[test]
+fn an_index_of_no_glob_is_empty() {
+    let (none, _) = GlobIndex::new([rule("r", &[])].iter());
+    assert!(none.is_empty());
+    assert_eq!(none.len(), 0);
+    let (one, _) = GlobIndex::new([rule("r", &["*.ts"])].iter());
+    assert!(!one.is_empty());
+    assert_eq!(one.len(), 1);
+}
+
+/// The bounds are inclusive: a glob of exactly the allowed length or nesting compiles; one
+/// byte or one level more is refused with the reason. Escaped braces do not nest.
+#[test]
+fn glob_bounds_are_exact() {
+    let warnings = |glob: &str| GlobIndex::new([rule("r", &[glob])].iter()).1;
+    let long = format!("{}.ts", "a".repeat(rulebook_match::MAX_GLOB_LEN - 3));
+    assert!(warnings(&long).is_empty(), "{:?}", warnings(&long));
+    let too_long = format!("a{long}");
+    assert!(warnings(&too_long)[0].message.contains("bytes long"));
+    let nest = |n: usize| format!("{}x{}", "{a,".repeat(n), "}".repeat(n));
+    let deep = nest(rulebook_match::MAX_GLOB_NESTING);
+    assert!(warnings(&deep).is_empty(), "{:?}", warnings(&deep));
+    let too_deep = nest(rulebook_match::MAX_GLOB_NESTING + 1);
+    assert!(warnings(&too_deep)[0].message.contains("nest"));
+    // Braces after a backslash are literal: they open no alternation.
+    let escaped = format!("{}x", "\\{".repeat(rulebook_match::MAX_GLOB_NESTING + 4));
+    assert!(
+        !warnings(&escaped)
+            .iter()
+            .any(|w| w.message.contains("nest")),
+        "{:?}",
+        warnings(&escaped)
+    );
+    // A closing brace closes: siblings do not add up.
+    let siblings = "{a,b}".repeat(rulebook_match::MAX_GLOB_NESTING + 4);
+    assert!(warnings(&siblings).is_empty(), "{:?}", warnings(&siblings));
+}

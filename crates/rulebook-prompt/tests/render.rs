@@ -149,3 +149,23 @@ fn rendering_is_deterministic() {
         );
     }
 }
+
+/// `globs: []` renders as no globs at all: the empty line the original's template keeps
+/// where the glob lines would be (not nothing, not `<glob></glob>`).
+#[test]
+fn an_empty_glob_list_keeps_the_empty_line_in_reference() {
+    let mut empty = rule("style", Some("Code style"), &[], "");
+    empty.globs = Some(Vec::new());
+    let none = rule("style", Some("Code style"), &[], "");
+    let render = |r: &Rule| {
+        let mut out = String::new();
+        ReferenceSection.render_section(&[r], &mut out);
+        out
+    };
+    assert_eq!(render(&empty), render(&none));
+    assert!(
+        render(&empty).contains("<rule name=\"style\">\nCode style\n\n</rule>"),
+        "{}",
+        render(&empty)
+    );
+}
