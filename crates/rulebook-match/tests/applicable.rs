@@ -283,6 +283,25 @@ fn a_broken_glob_among_hundreds_is_dropped_alone() {
     assert_eq!(index.len(), 699, "the broken glob is not counted");
 }
 
+/// Hundreds of distinct patterns with no literal directory (compiled in several sets):
+/// each rule matches its own files and no other rule's.
+#[test]
+fn hundreds_of_distinct_patterns_each_match_their_own_files() {
+    let rules: Vec<Rule> = (0..700)
+        .map(|i| rule(&format!("r{i}"), &[&format!("**/*.e{i}")]))
+        .collect();
+    let (index, warnings) = GlobIndex::new(rules.iter());
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(index.len(), 700);
+    for i in 0..700 {
+        assert_eq!(
+            names(&index, &format!("src/x/a.e{i}")),
+            [format!("r{i}")],
+            "rule r{i}"
+        );
+    }
+}
+
 /// Rules rooted at different directories (a nested rule directory and the project): each
 /// glob is matched against the path relative to its own root.
 #[test]

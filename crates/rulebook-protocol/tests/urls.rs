@@ -115,3 +115,31 @@ fn completions() {
     assert_eq!(names, ["rule://style", "rule://strict%20mode"]);
     assert_eq!(complete("", rules.iter()).len(), 3);
 }
+
+/// The index the facade resolves through: the first rule of a name wins, positions are
+/// those of the rules given, and the names are counted once.
+#[test]
+fn the_url_index_keeps_the_first_rule_of_a_name() {
+    use rulebook_protocol::{ProtocolError, UrlIndex};
+    let rules = [rule("a"), rule("b"), rule("a"), rule("c")];
+    let index = UrlIndex::new(rules.iter());
+    assert_eq!(index.position("rule://a"), Ok(0));
+    assert_eq!(index.position("rule://b"), Ok(1));
+    assert_eq!(
+        index.position("rule://c"),
+        Ok(3),
+        "the position among the rules given"
+    );
+    assert_eq!(index.len(), 3);
+    assert!(!index.is_empty());
+    match index.position("rule://zzz") {
+        Err(ProtocolError::UnknownRule { name, available }) => {
+            assert_eq!(name, "zzz");
+            assert_eq!(available, ["a", "b", "c"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    let none = UrlIndex::new([].iter());
+    assert!(none.is_empty());
+    assert_eq!(none.len(), 0);
+}
