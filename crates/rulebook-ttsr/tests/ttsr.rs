@@ -269,3 +269,72 @@ fn feed_stays_linear_with_thousands_of_triggers() {
     let fired = feed_long(&mut ttsr, "let x = compute(y); ", 256 << 10, "call_3999(z)");
     assert_eq!(fired, ["t3999"]);
 }
+
+/// Turns count from 0, one per `next_turn`; the manager's debug output names its rules.
+#[test]
+fn turns_count_and_debug_names_the_rules() {
+    let mut manager = rulebook_ttsr::TtsrManager::new();
+    assert_eq!(manager.turn(), 0);
+    manager.next_turn();
+    manager.next_turn();
+    assert_eq!(manager.turn(), 2);
+    manager
+        .register(rulebook_ttsr::TtsrRule::new(
+            "no-console",
+            ["console\\.log"],
+            "x",
+        ))
+        .unwrap();
+    let debug = format!("{manager:?}");
+    assert!(
+        debug.contains("TtsrManager") && debug.contains("no-console"),
+        "{debug}"
+    );
+}
+
+/// A refused condition says what is wrong in the parser's words; only a pattern over the
+/// compile budget gets the budget's explanation.
+#[test]
+fn why_a_condition_is_refused() {
+    let syntax = rulebook_ttsr::validate_condition("(unclosed")
+        .unwrap_err()
+        .to_string();
+    assert!(syntax.contains("unclosed group"), "{syntax}");
+    let big = rulebook_ttsr::validate_condition("(?:\\w+){500}")
+        .unwrap_err()
+        .to_string();
+    assert!(big.contains("KiB allowed for one TTSR condition"), "{big}");
+    let count = rulebook_ttsr::validate_condition("a{99999999999}")
+        .unwrap_err()
+        .to_string();
+    assert!(!count.contains("KiB allowed"), "{count}");
+    // Too deep a nesting "exceeds" a maximum, but it is the parser's limit, not the budget.
+    let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
+    let deep = rulebook_ttsr::validate_condition(&deep)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        deep.contains("nested parentheses") && !deep.contains("KiB allowed"),
+        "{deep}"
+    );
+}
+
+/// A rule registered while a turn is being fed takes part from the next delta on.
+#[test]
+fn a_rule_registered_mid_turn_fires() {
+    let mut manager = rulebook_ttsr::TtsrManager::new();
+    manager
+        .register(rulebook_ttsr::TtsrRule::new("first", ["alpha"], "a"))
+        .unwrap();
+    assert!(manager.feed("nothing here ").is_empty());
+    manager
+        .register(rulebook_ttsr::TtsrRule::new("second", ["beta"], "b"))
+        .unwrap();
+    let fired: Vec<String> = manager
+        .feed("then beta and alpha")
+        .into_iter()
+        .map(|f| f.name.to_owned())
+        .collect();
+    assert_eq!(fired.len(), 2, "{fired:?}");
+    assert!(fired.contains(&"second".to_owned()) && fired.contains(&"first".to_owned()));
+}
