@@ -243,7 +243,8 @@ fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
         use std::os::unix::ffi::OsStrExt;
         let (a, b) = (a.as_os_str().as_bytes(), b.as_os_str().as_bytes());
         let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-        let key = |byte: Option<&u8>| byte.map(|&c| if c == b'/' { 0 } else { u16::from(c) + 1 });
+        // No name holds a NUL byte: `/` can take its place as the lowest.
+        let key = |byte: Option<&u8>| byte.map(|&c| if c == b'/' { 0 } else { c });
         key(a.get(common)).cmp(&key(b.get(common)))
     }
     #[cfg(not(unix))]
