@@ -338,3 +338,78 @@ fn a_rule_registered_mid_turn_fires() {
     assert_eq!(fired.len(), 2, "{fired:?}");
     assert!(fired.contains(&"second".to_owned()) && fired.contains(&"first".to_owned()));
 }
+
+fn fire(manager: &mut rulebook_ttsr::TtsrManager, delta: &str) -> Vec<String> {
+    manager
+        .feed(delta)
+        .into_iter()
+        .map(|f| f.name.to_owned())
+        .collect()
+}
+
+/// A rule registered mid-turn fires on text fed earlier in the turn too (the stream reads
+/// the turn again from its start), whichever engine runs its condition.
+#[test]
+fn a_rule_registered_mid_turn_sees_the_turn_so_far() {
+    for condition in ["beta", "\\bbeta\\b"] {
+        let mut manager = rulebook_ttsr::TtsrManager::new();
+        manager
+            .register(rulebook_ttsr::TtsrRule::new("first", ["alpha"], "a"))
+            .unwrap();
+        assert!(fire(&mut manager, "xx beta xx").is_empty());
+        manager
+            .register(rulebook_ttsr::TtsrRule::new("second", [condition], "b"))
+            .unwrap();
+        assert_eq!(fire(&mut manager, " yy"), ["second"], "{condition}");
+        assert!(
+            fire(&mut manager, " beta again").is_empty(),
+            "once per turn"
+        );
+    }
+}
+
+/// `\b` is a Unicode word boundary: `é` is a word character.
+#[test]
+fn word_boundaries_are_unicode() {
+    let mut manager = rulebook_ttsr::TtsrManager::new();
+    manager
+        .register(rulebook_ttsr::TtsrRule::new("foo", ["\\bfoo\\b"], "f"))
+        .unwrap();
+    assert!(fire(&mut manager, "éfoo ").is_empty());
+    assert!(fire(&mut manager, "fooé").is_empty());
+    assert_eq!(fire(&mut manager, " fo"), Vec::<String>::new());
+    assert_eq!(
+        fire(&mut manager, "o."),
+        ["foo"],
+        "a match split across deltas"
+    );
+}
+
+/// A match split across deltas fires when its last byte arrives, with either engine.
+#[test]
+fn a_match_split_across_deltas_fires_once_complete() {
+    for condition in ["console\\.log", "\\bconsole\\.log\\b"] {
+        let mut manager = rulebook_ttsr::TtsrManager::new();
+        manager
+            .register(rulebook_ttsr::TtsrRule::new("log", [condition], "l"))
+            .unwrap();
+        assert!(fire(&mut manager, "x = cons").is_empty());
+        assert!(fire(&mut manager, "ole.lo").is_empty());
+        assert_eq!(fire(&mut manager, "g(1)"), ["log"], "{condition}");
+    }
+}
+
+/// A new turn starts afresh: the start of a match in the last turn does not complete one.
+#[test]
+fn a_new_turn_forgets_the_last_ones_text() {
+    for condition in ["console\\.log", "\\bconsole\\.log\\b"] {
+        let mut manager = rulebook_ttsr::TtsrManager::new();
+        manager
+            .register(rulebook_ttsr::TtsrRule::new("log", [condition], "l"))
+            .unwrap();
+        assert!(fire(&mut manager, "x = console.").is_empty());
+        manager.next_turn();
+        assert!(fire(&mut manager, "log(1) ").is_empty(), "{condition}");
+        assert_eq!(fire(&mut manager, "console.log"), ["log"], "{condition}");
+    }
+}
