@@ -1,0 +1,166 @@
+//! The load context a provider reads (options, nested directories, limits, the project root)
+//! and what the registry makes of providers' nested names and of invalid rules.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use rulebook_registry::{
+    LoadContext, LoadResult, Provider, ProviderError, Registry, rules::RuleCapability,
+};
+use rulebook_rule::{DEFAULT_MAX_FILE_SIZE, Level, Profile, Rule, SourceMeta};
+
+#[test]
+fn provider_options_are_read_by_provider_and_key() {
+    let ctx = LoadContext::new("/p", "/h").provider_option("claude", "depth", "4");
+    assert_eq!(ctx.option("claude", "depth"), Some("4"));
+    assert_eq!(ctx.option("claude", "other"), None);
+    assert_eq!(ctx.option("gemini", "depth"), None);
+}
+
+#[test]
+fn nested_directories_are_listed_by_name() {
+    let ctx = LoadContext::new("/p", "/h");
+    assert!(
+        ctx.nested_dirs("AGENTS.md").is_empty(),
+        "none before the walk"
+    );
+    let ctx = ctx.nested(BTreeMap::from([(
+        "AGENTS.md".to_owned(),
+        vec![PathBuf::from("/p/a"), PathBuf::from("/p/b")],
+    )]));
+    assert_eq!(
+        ctx.nested_dirs("AGENTS.md"),
+        [PathBuf::from("/p/a"), PathBuf::from("/p/b")]
+    );
+    assert!(ctx.nested_dirs(".cursor").is_empty());
+}
+
+#[test]
+fn the_size_cap_follows_the_profile() {
+    let extended = LoadContext::new("/p", "/h").profile(Profile::Extended);
+    assert_eq!(extended.size_cap(), Some(DEFAULT_MAX_FILE_SIZE));
+    assert_eq!(extended.max_file_size(10).size_cap(), Some(10));
+    let reference = LoadContext::new("/p", "/h").profile(Profile::Reference);
+    assert_eq!(reference.size_cap(), None);
+    assert_eq!(
+        reference.max_file_size(10).size_cap(),
+        None,
+        "the original has no cap"
+    );
+}
+
+#[test]
+fn the_project_root_is_the_nearest_directory_with_a_marker() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("repo/apps/api")).unwrap();
+    std::fs::write(root.join("repo/package.json"), "{}").unwrap();
+    let ctx =
+        LoadContext::new(root.join("repo/apps/api"), "/h").project_root_markers(&["package.json"]);
+    assert_eq!(ctx.project_root, root.join("repo"));
+    let ctx = LoadContext::new(root.join("repo/apps/api"), "/h")
+        .project_root_markers(&["no-such-marker"]);
+    assert_eq!(
+        ctx.project_root,
+        root.join("repo/apps/api"),
+        "no marker: the cwd"
+    );
+}
+
+struct Named(&'static str, Vec<&'static str>, Vec<Rule>);
+impl Provider<RuleCapability> for Named {
+    fn id(&self) -> &str {
+        self.0
+    }
+    fn display_name(&self) -> &str {
+        self.0
+    }
+    fn description(&self) -> &str {
+        "test"
+    }
+    fn priority(&self) -> i32 {
+        0
+    }
+    fn nested_names(&self) -> Vec<String> {
+        self.1.iter().map(ToString::to_string).collect()
+    }
+    fn load(&self, _: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        Ok(LoadResult::new(self.2.clone()))
+    }
+}
+
+struct Plain;
+impl Provider<RuleCapability> for Plain {
+    fn id(&self) -> &str {
+        "plain"
+    }
+    fn display_name(&self) -> &str {
+        "Plain"
+    }
+    fn description(&self) -> &str {
+        "no nested names, no known keys"
+    }
+    fn priority(&self) -> i32 {
+        0
+    }
+    fn load(&self, _: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        Ok(LoadResult::default())
+    }
+}
+
+fn rule(name: &str, content: &str) -> Rule {
+    Rule::new(
+        name,
+        format!("/p/{name}.md"),
+        content,
+        SourceMeta::new("a", "A", Level::Project, "/p"),
+    )
+}
+
+#[test]
+fn nested_names_are_the_enabled_providers_once_each() {
+    assert!(Plain.nested_names().is_empty() && Plain.known_keys().is_empty());
+    let mut registry = Registry::<RuleCapability>::new()
+        .with(Named("a", vec![".cursor", "AGENTS.md"], vec![]))
+        .with(Named("b", vec!["AGENTS.md", "CLAUDE.md"], vec![]))
+        .with(Plain);
+    assert_eq!(
+        registry.nested_names(),
+        [".cursor", "AGENTS.md", "CLAUDE.md"]
+    );
+    registry.disable("b");
+    assert_eq!(registry.nested_names(), [".cursor", "AGENTS.md"]);
+    let debug = format!("{registry:?}");
+    assert!(
+        debug.contains("Registry") && debug.contains("plain"),
+        "{debug}"
+    );
+}
+
+/// A rule without content is invalid, with the original's reason, and never active; the
+/// same in a parallel and a sequential load.
+#[test]
+fn invalid_rules_are_listed_with_their_reason() {
+    for parallel in [true, false] {
+        let mut registry = Registry::<RuleCapability>::new().with(Named(
+            "a",
+            vec![],
+            vec![rule("good", "x"), rule("empty", "")],
+        ));
+        registry.parallel(parallel);
+        let ctx = LoadContext::new("/p", "/h").profile(Profile::Extended);
+        let loaded = registry.load(&ctx);
+        let active: Vec<&str> = loaded.items().map(|r| r.name.as_str()).collect();
+        assert_eq!(active, ["good"]);
+        let invalid: Vec<(&str, &str)> = loaded
+            .invalid()
+            .map(|(e, why)| (e.item.name.as_str(), why))
+            .collect();
+        assert_eq!(
+            invalid,
+            [("empty", "Rule must have content")],
+            "parallel: {parallel}"
+        );
+    }
+}
