@@ -1,6 +1,7 @@
 //! The load context a provider reads (options, nested directories, limits, the project root)
 //! and what the registry makes of providers' nested names and of invalid rules.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+#![allow(clippy::unnecessary_literal_bound, reason = "the trait returns &str")]
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
