@@ -1,0 +1,327 @@
+//! The kit's own promises, without a provider: the coercion table of behaviour.md §5 (both
+//! rows that differ), directory keys and names, the whole-file default, the project
+//! directories of E11, scoping to a directory, and `@path` imports.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use rulebook_kit::coerce::{
+    AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy, coerce_fields,
+};
+use rulebook_kit::frontmatter::Recovery;
+use rulebook_kit::{
+    Activation, ImportOptions, LoadContext, Map, Mechanisms, Place, Rule, SourceMeta, Value,
+    apply_whole_file_default, dir_key, dir_scoped_name, expand_imports, project_dirs, recovery,
+    scope_to_directory,
+};
+
+const NATIVE: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOrScalarText,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::ScalarElementsAsText,
+);
+const CURSOR: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::OnlyTrue,
+    GlobsPolicy::StringsOnly,
+);
+
+fn s(text: &str) -> Value {
+    Value::String(text.to_owned())
+}
+
+/// Every case of the table, under both rows, as one snapshot: the typed fields and the
+/// warnings.
+#[test]
+fn the_coercion_table() {
+    let cases: Vec<(&str, Vec<(&str, Value)>)> = vec![
+        ("description string", vec![("description", s("Docs"))]),
+        ("description number", vec![("description", Value::Int(42))]),
+        ("description bool", vec![("description", Value::Bool(true))]),
+        ("description null", vec![("description", Value::Null)]),
+        (
+            "description list",
+            vec![("description", Value::List(vec![s("a")]))],
+        ),
+        ("alwaysApply true", vec![("alwaysApply", Value::Bool(true))]),
+        (
+            "alwaysApply false",
+            vec![("alwaysApply", Value::Bool(false))],
+        ),
+        ("alwaysApply null", vec![("alwaysApply", Value::Null)]),
+        ("alwaysApply string", vec![("alwaysApply", s("true"))]),
+        (
+            "globs string",
+            vec![("globs", s("src/**/*.ts, *.{ts,tsx}"))],
+        ),
+        (
+            "globs list with scalars",
+            vec![(
+                "globs",
+                Value::List(vec![
+                    s("*.ts"),
+                    Value::Int(7),
+                    Value::Bool(false),
+                    Value::Null,
+                ]),
+            )],
+        ),
+        ("globs null", vec![("globs", Value::Null)]),
+        ("globs number", vec![("globs", Value::Int(3))]),
+        ("condition string", vec![("condition", s("console\\.log"))]),
+        (
+            "condition list with empties and a number",
+            vec![("condition", Value::List(vec![s("a"), s(""), Value::Int(1)]))],
+        ),
+        (
+            "condition wrong type",
+            vec![("condition", Value::Bool(true))],
+        ),
+        ("condition empty string", vec![("condition", s(""))]),
+        (
+            "ttsr_trigger before ttsrTrigger",
+            vec![("ttsrTrigger", s("late")), ("ttsr_trigger", s("early"))],
+        ),
+        ("ttsrTrigger alone", vec![("ttsrTrigger", s("x"))]),
+        (
+            "ttsr_trigger wrong type",
+            vec![("ttsr_trigger", Value::Int(1)), ("ttsrTrigger", s("y"))],
+        ),
+        (
+            "condition wins over ttsr_trigger",
+            vec![("condition", s("c")), ("ttsr_trigger", s("t"))],
+        ),
+    ];
+    let mut out = String::new();
+    for (label, entries) in cases {
+        let map: Map = entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect();
+        let _ = writeln!(out, "## {label}");
+        for (row, policy) in [("native", NATIVE), ("cursor", CURSOR)] {
+            for split in [false, true] {
+                let (fields, warnings) =
+                    coerce_fields(&map, policy, split, Path::new("/p/r.md"), None);
+                let _ = writeln!(
+                    out,
+                    "{row}{}: description={:?} always_apply={:?} globs={:?} ttsr_trigger={:?} condition={:?}",
+                    if split { " (split)" } else { "" },
+                    fields.description,
+                    fields.always_apply,
+                    fields.globs,
+                    fields.ttsr_trigger,
+                    fields.condition
+                );
+                for w in warnings {
+                    let _ = writeln!(out, "  warning[{}]: {}", w.code, w.message);
+                }
+            }
+        }
+    }
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_recovery_follows_the_mechanisms() {
+    assert_eq!(recovery(&Mechanisms::EXTENDED), Recovery::QuoteValues);
+    assert_eq!(recovery(&Mechanisms::REFERENCE), Recovery::LineParser);
+}
+
+#[test]
+fn directory_keys_and_names() {
+    let root = Path::new("/w/repo");
+    let home = Path::new("/home/me");
+    assert_eq!(dir_key(root, root, home), "");
+    assert_eq!(
+        dir_key(Path::new("/w/repo/packages/api"), root, home),
+        "packages:api"
+    );
+    assert_eq!(dir_key(Path::new("/home/me/notes"), root, home), "~:notes");
+    assert_eq!(dir_key(Path::new("/w/other/x"), root, home), "..:other:x");
+    assert_eq!(
+        dir_key(Path::new("/elsewhere"), root, home),
+        "..:..:elsewhere"
+    );
+    assert_eq!(
+        dir_key(Path::new("/home/me/x"), root, Path::new("")),
+        "..:..:home:me:x",
+        "no home known"
+    );
+    assert_eq!(dir_scoped_name(root, "AGENTS", root, home), "AGENTS");
+    assert_eq!(
+        dir_scoped_name(Path::new("/w/repo/apps/web"), "AGENTS", root, home),
+        "apps:web:AGENTS"
+    );
+}
+
+fn rule(frontmatter: Vec<(&str, Value)>) -> Rule {
+    let mut rule = Rule::new(
+        "r",
+        "/p/.cursorrules",
+        "body",
+        SourceMeta::new("cursor", "Cursor", rulebook_kit::Level::Project, "/p"),
+    );
+    rule.frontmatter = frontmatter
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
+    rule
+}
+
+/// A whole-file source applies always, unless its frontmatter says otherwise with a boolean.
+#[test]
+fn the_whole_file_default() {
+    let mut plain = rule(vec![]);
+    apply_whole_file_default(&mut plain);
+    assert_eq!(plain.always_apply, Some(true));
+    let mut off = rule(vec![("alwaysApply", Value::Bool(false))]);
+    off.always_apply = None;
+    apply_whole_file_default(&mut off);
+    assert_eq!(off.always_apply, None, "the file's own `false` stands");
+    let mut text = rule(vec![("alwaysApply", s("false"))]);
+    apply_whole_file_default(&mut text);
+    assert_eq!(text.always_apply, Some(true), "a string is not a boolean");
+}
+
+#[test]
+fn project_directories_nearest_first() {
+    let ctx = LoadContext::new("/w/repo/apps/api", "/home/me")
+        .project_root_at("/w/repo")
+        .nested(
+            [(
+                ".cursor".to_owned(),
+                vec![
+                    PathBuf::from("/w/repo/apps/api/src/feature"),
+                    PathBuf::from("/w/repo/apps/api"),
+                    PathBuf::from("/w/repo/apps/web"),
+                ],
+            )]
+            .into(),
+        );
+    let dirs: Vec<(PathBuf, Place)> = project_dirs(&ctx, ".cursor")
+        .into_iter()
+        .map(|d| (d.dir, d.place))
+        .collect();
+    assert_eq!(
+        dirs,
+        [
+            (PathBuf::from("/w/repo/apps/api"), Place::Cwd),
+            (PathBuf::from("/w/repo/apps"), Place::Ancestor),
+            (PathBuf::from("/w/repo"), Place::Ancestor),
+            (
+                PathBuf::from("/w/repo/apps/api/src/feature"),
+                Place::Descendant("src/feature".to_owned())
+            ),
+        ],
+        "the cwd, its ancestors up to the root, then the nested directories below the cwd only"
+    );
+    let reference = LoadContext::new("/w/repo/apps/api", "/home/me")
+        .project_root_at("/w/repo")
+        .mechanisms(Mechanisms::REFERENCE);
+    assert_eq!(
+        project_dirs(&reference, ".cursor").len(),
+        1,
+        "no chain in Reference"
+    );
+    let outside = LoadContext::new("/elsewhere", "/home/me").project_root_at("/w/repo");
+    assert_eq!(
+        project_dirs(&outside, ".cursor").len(),
+        1,
+        "a cwd outside the root has no chain"
+    );
+}
+
+#[test]
+fn scoping_a_rule_to_its_directory() {
+    let mut globbed = rule(vec![]);
+    globbed.globs = Some(vec![
+        "*.tsx".to_owned(),
+        "./src/*.ts".to_owned(),
+        " /lib/** ".to_owned(),
+    ]);
+    globbed.description = Some("UI".to_owned());
+    scope_to_directory(&mut globbed, "apps/web");
+    assert_eq!(
+        globbed.globs.as_deref().unwrap(),
+        ["apps/web/**/*.tsx", "apps/web/src/*.ts", "apps/web/lib/**"]
+    );
+    assert_eq!(globbed.description.as_deref(), Some("UI"));
+
+    let mut always = rule(vec![]);
+    always.always_apply = Some(true);
+    always.globs = Some(Vec::new());
+    scope_to_directory(&mut always, "apps/api");
+    assert_eq!(always.globs.as_deref().unwrap(), ["apps/api/**"]);
+    assert_eq!(
+        always.always_apply, None,
+        "applies under its directory, not everywhere"
+    );
+    assert_eq!(always.activation, Some(Activation::Glob));
+    assert_eq!(
+        always.description.as_deref(),
+        Some("Instructions for folder 'apps/api'")
+    );
+
+    let mut on = rule(vec![]);
+    on.activation = Some(Activation::AlwaysOn);
+    on.description = Some(String::new());
+    scope_to_directory(&mut on, "x");
+    assert_eq!(on.activation, Some(Activation::Glob));
+    assert_eq!(
+        on.description.as_deref(),
+        Some("Instructions for folder 'x'")
+    );
+
+    let mut manual = rule(vec![]);
+    manual.activation = Some(Activation::Manual);
+    manual.description = Some("On request".to_owned());
+    scope_to_directory(&mut manual, "x");
+    assert_eq!(
+        manual.activation,
+        Some(Activation::Manual),
+        "only an always rule changes"
+    );
+}
+
+#[test]
+fn imports_are_expanded_recursively_and_failures_are_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    std::fs::write(root.join("docs/a.md"), "A says @./b.md").unwrap();
+    std::fs::write(root.join("docs/b.md"), "B").unwrap();
+    std::fs::write(root.join("docs/loop.md"), "loop @./loop.md").unwrap();
+    let options = ImportOptions {
+        max_depth: 4,
+        boundary: root.clone(),
+        allow_outside: false,
+        home: PathBuf::from("/nonexistent-home"),
+        path_start_rule: false,
+    };
+    let file = root.join("CLAUDE.md");
+    let expanded = expand_imports("See @docs/a.md and `@docs/b.md`.", &file, &options);
+    assert_eq!(expanded.text, "See A says B and `@docs/b.md`.");
+    assert_eq!(
+        expanded.includes,
+        [root.join("docs/a.md"), root.join("docs/b.md")]
+    );
+    assert!(expanded.diagnostics.is_empty());
+
+    let failed = expand_imports(
+        "@docs/missing.md @docs/loop.md @/etc/hostname",
+        &file,
+        &options,
+    );
+    assert!(
+        failed.text.starts_with("@docs/missing.md loop @./loop.md"),
+        "{}",
+        failed.text
+    );
+    assert!(
+        failed.text.ends_with("@/etc/hostname"),
+        "outside the project: left as written"
+    );
+    assert_eq!(failed.diagnostics.len(), 3, "{:?}", failed.diagnostics);
+}
