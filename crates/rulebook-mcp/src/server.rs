@@ -794,6 +794,102 @@ mod tests {
     }
 
     #[test]
+    fn the_text_answers_say_what_the_structured_ones_hold() {
+        let answer = view::RulesForPaths {
+            profile: "extended",
+            paths: vec![
+                view::FileRules {
+                    path: "src/a.ts".to_owned(),
+                    inside_project: true,
+                    rules: vec![
+                        view::AppliedRule {
+                            name: "ts".to_owned(),
+                            by: "glob",
+                            glob: Some("src/**/*.ts".to_owned()),
+                            scope: Some("applies under src/".to_owned()),
+                            bucket: Some("rulebook"),
+                            provider: "cursor".to_owned(),
+                            path: ".cursor/rules/ts.mdc".to_owned(),
+                            uri: Some("rule://ts".to_owned()),
+                        },
+                        view::AppliedRule {
+                            name: "sec".to_owned(),
+                            by: "always-apply",
+                            glob: None,
+                            scope: None,
+                            bucket: None,
+                            provider: "cline".to_owned(),
+                            path: ".clinerules".to_owned(),
+                            uri: None,
+                        },
+                    ],
+                },
+                view::FileRules {
+                    path: "/etc/x".to_owned(),
+                    inside_project: false,
+                    rules: vec![],
+                },
+            ],
+        };
+        assert_eq!(
+            rules_for_paths_text(&answer),
+            "src/a.ts\n  ts  by src/**/*.ts  (rulebook, .cursor/rules/ts.mdc, applies under src/, read rule://ts)\n  sec  always-apply  (no bucket, .clinerules)\n/etc/x  (outside the project: no glob matches it)\n  no rule applies\n"
+        );
+        let story = |status, bucket, reason: Option<&str>| view::RuleStory {
+            name: "r".to_owned(),
+            provider: "cursor".to_owned(),
+            level: "project",
+            path: ".cursor/rules/r.mdc".to_owned(),
+            status,
+            bucket,
+            reason: reason.map(str::to_owned),
+            scope: None,
+            globs: vec![],
+            description: None,
+        };
+        let explanation = view::Explanation {
+            profile: "extended",
+            rules: vec![
+                story("active", Some("rulebook"), None),
+                story("active", None, Some("no description")),
+                story(
+                    "shadowed",
+                    None,
+                    Some("shadowed by r (native, .xcsh/rules/r.md)"),
+                ),
+            ],
+            warnings: vec![view::Finding {
+                severity: "warning",
+                code: "shadowed",
+                path: None,
+                line: None,
+                message: "twice".to_owned(),
+            }],
+        };
+        assert_eq!(
+            explain_text(&explanation),
+            "r  rulebook  .cursor/rules/r.mdc (cursor)\nr  no bucket  .cursor/rules/r.mdc (cursor): no description\nr  shadowed  .cursor/rules/r.mdc (cursor): shadowed by r (native, .xcsh/rules/r.md)\nwarning: twice\n"
+        );
+        let summary = view::CheckSummary {
+            failed: true,
+            errors: 1,
+            warnings: 0,
+            infos: 0,
+            findings: vec![view::Finding {
+                severity: "error",
+                code: "wrong-type",
+                path: Some("a.mdc".to_owned()),
+                line: Some(3),
+                message: "bad".to_owned(),
+            }],
+        };
+        assert_eq!(
+            check_text(&summary),
+            "1 error(s), 0 warning(s), 0 info(s): `rulebook check` fails\na.mdc:3: error[wrong-type] bad\n"
+        );
+    }
+
+    #[test]
     fn escape_shows_control_characters_and_cuts_long_text() {
         assert_eq!(escape("a\u{1b}[31m\u{0}"), "a\\u{1b}[31m\\u{0}");
         assert_eq!(escape(&"x".repeat(500)).chars().count(), 201);
