@@ -114,3 +114,221 @@ where
     let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
     outcome
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+    use serde_json::{Value, json};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    use super::*;
+
+    struct Client<R, W> {
+        to_server: W,
+        lines: tokio::io::Lines<BufReader<R>>,
+        next_id: u64,
+    }
+
+    impl<R: tokio::io::AsyncRead + Unpin, W: tokio::io::AsyncWrite + Unpin> Client<R, W> {
+        async fn next(&mut self) -> Value {
+            serde_json::from_str(&self.lines.next_line().await.unwrap().unwrap()).unwrap()
+        }
+
+        async fn call(&mut self, method: &str, params: Value) -> Value {
+            self.next_id += 1;
+            let line =
+                json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+            self.to_server
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .unwrap();
+            loop {
+                let reply = self.next().await;
+                if reply["id"] == self.next_id {
+                    return reply;
+                }
+            }
+        }
+    }
+
+    /// A session over in-memory pipes: every handler answers from a temporary project, and
+    /// a change to a subscribed rule is notified.
+    #[tokio::test]
+    async fn a_session_over_pipes() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let rules = project.join(".cursor/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        std::fs::write(
+            rules.join("ts.mdc"),
+            "---\ndescription: TypeScript\nglobs: src/**/*.ts\n---\nUse strict.\n",
+        )
+        .unwrap();
+        std::fs::write(
+            rules.join("sec.mdc"),
+            "---\nalwaysApply: true\n---\nNo secrets.\n",
+        )
+        .unwrap();
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .watch(false),
+        );
+        let (client, served) = tokio::io::duplex(1 << 16);
+        let (from_server, to_server) = tokio::io::split(client);
+        let (input, output) = tokio::io::split(served);
+        let session = tokio::spawn(serve(server.clone(), input, output));
+        let mut client = Client {
+            to_server,
+            lines: BufReader::new(from_server).lines(),
+            next_id: 0,
+        };
+        let init = client.call(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+        )
+        .await;
+        assert_eq!(init["result"]["serverInfo"]["name"], "rulebook");
+        assert_eq!(
+            init["result"]["capabilities"]["resources"]["subscribe"],
+            true
+        );
+
+        let listed = client.call("resources/list", json!({})).await;
+        let uris: Vec<&str> = listed["result"]["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["uri"].as_str().unwrap())
+            .collect();
+        assert_eq!(uris, ["rule://ts", "rule://sec"]);
+        assert_eq!(
+            listed["result"]["resources"][0]["description"],
+            "TypeScript"
+        );
+        assert_eq!(
+            listed["result"]["resources"][0]["size"], 11,
+            "the body, trimmed"
+        );
+
+        let read = client
+            .call("resources/read", json!({"uri": "rule://ts"}))
+            .await;
+        assert_eq!(read["result"]["contents"][0]["text"], "Use strict.");
+        assert_eq!(read["result"]["contents"][0]["mimeType"], "text/markdown");
+        let missing = client
+            .call("resources/read", json!({"uri": "rule://nope"}))
+            .await;
+        assert_eq!(missing["error"]["code"], -32002);
+
+        let templates = client.call("resources/templates/list", json!({})).await;
+        assert_eq!(
+            templates["result"]["resourceTemplates"][0]["uriTemplate"],
+            TEMPLATE
+        );
+        let completed = client.call(
+            "completion/complete",
+            json!({"ref": {"type": "ref/resource", "uri": TEMPLATE}, "argument": {"name": "name", "value": "t"}}),
+        )
+        .await;
+        assert_eq!(completed["result"]["completion"]["values"], json!(["ts"]));
+        let other = client.call(
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "rules"}, "argument": {"name": "paths", "value": "s"}}),
+        )
+        .await;
+        assert_eq!(other["result"]["completion"]["values"], json!([]));
+
+        let prompts = client.call("prompts/list", json!({})).await;
+        assert_eq!(prompts["result"]["prompts"][0]["name"], PROMPT);
+        let plain = client.call("prompts/get", json!({"name": "rules"})).await;
+        let with = client
+            .call(
+                "prompts/get",
+                json!({"name": "rules", "arguments": {"paths": "src/a.ts"}}),
+            )
+            .await;
+        let text = |v: &Value| {
+            v["result"]["messages"][0]["content"]["text"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert!(text(&plain).contains("No secrets.") && !text(&plain).contains("Use strict."));
+        assert!(text(&with).contains("Use strict."), "{}", text(&with));
+
+        let tools = client.call("tools/list", json!({})).await;
+        let names: Vec<&str> = tools["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["rules_for_paths", "explain", "check"]);
+        let applied = client
+            .call(
+                "tools/call",
+                json!({"name": "rules_for_paths", "arguments": {"paths": ["src/a.ts"]}}),
+            )
+            .await;
+        let hits = &applied["result"]["structuredContent"]["paths"][0]["rules"];
+        // In precedence order (the files' order): `sec.mdc`, then `ts.mdc`.
+        assert_eq!(hits[0]["name"], "sec");
+        assert_eq!(hits[0]["by"], "always-apply");
+        assert_eq!(hits[1]["name"], "ts");
+        assert_eq!(hits[1]["glob"], "src/**/*.ts");
+        let explained = client
+            .call(
+                "tools/call",
+                json!({"name": "explain", "arguments": {"name": "ts"}}),
+            )
+            .await;
+        assert_eq!(
+            explained["result"]["structuredContent"]["rules"][0]["bucket"],
+            "rulebook"
+        );
+        let unknown = client
+            .call(
+                "tools/call",
+                json!({"name": "explain", "arguments": {"name": "zz"}}),
+            )
+            .await;
+        assert_eq!(unknown["result"]["isError"], true);
+        let checked = client
+            .call("tools/call", json!({"name": "check", "arguments": {}}))
+            .await;
+        assert_eq!(checked["result"]["structuredContent"]["failed"], false);
+
+        // Subscribed, then changed: `updated`; unsubscribed: nothing for it.
+        assert!(
+            client
+                .call("resources/subscribe", json!({"uri": "rule://ts"}))
+                .await["result"]
+                .is_object()
+        );
+        std::fs::write(
+            rules.join("ts.mdc"),
+            "---\ndescription: TypeScript\nglobs: src/**/*.ts\n---\nUse strict!\n",
+        )
+        .unwrap();
+        let changes = server.refresh();
+        assert_eq!(changes.updated, ["rule://ts"]);
+        assert!(!changes.list_changed, "same size, same description");
+        assert_eq!(server.subscribed(&changes.updated), ["rule://ts"]);
+        server.notify(&changes).await;
+        let note = client.next().await;
+        assert_eq!(note["method"], "notifications/resources/updated");
+        assert_eq!(note["params"]["uri"], "rule://ts");
+        assert!(
+            client
+                .call("resources/unsubscribe", json!({"uri": "rule://ts"}))
+                .await["result"]
+                .is_object()
+        );
+        assert!(server.subscribed(&["rule://ts".to_owned()]).is_empty());
+
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
+}
