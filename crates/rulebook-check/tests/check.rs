@@ -1,0 +1,218 @@
+//! The lint on a project with one of each problem, under both profiles; the options that
+//! choose findings; the configuration file.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::fmt::Write;
+use std::path::Path;
+
+use rulebook::{DiagnosticCode, Options, Profile, Rulebook, Severity};
+use rulebook_check::{CheckOptions, UnknownCode, check, config, parse_codes, severity};
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// One file per problem (and two that are fine).
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("project");
+    write(&p, ".git/HEAD", "ref: refs/heads/main\n");
+    write(
+        &p,
+        ".cursor/rules/fine.mdc",
+        "---\ndescription: Fine\nglobs: src/**/*.ts, *.tsx\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".cursor/rules/wrong-type.mdc",
+        "---\ndescription: X\nalwaysApply: \"yes\"\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".cursor/rules/broken.mdc",
+        "---\ndescription: [unclosed\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".cursor/rules/unseen.mdc",
+        "---\nfoo: bar\n---\nNo description, no globs\n",
+    );
+    write(
+        &p,
+        ".cursor/rules/dir-glob.mdc",
+        "---\ndescription: D\nglobs: src/components\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".xcsh/rules/fine.md",
+        "---\ndescription: Native wins\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".xcsh/rules/trigger.md",
+        "---\ncondition: \"(unclosed\"\n---\nBody\n",
+    );
+    write(&p, "AGENT.md", "Zed reads me\n");
+    write(&p, "src/components/button.tsx", "x");
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    dir
+}
+
+fn report(root: &Path, profile: Profile, options: &CheckOptions) -> String {
+    let book = Rulebook::discover(
+        root.join("project"),
+        Some(root.join("home")),
+        &Options::new().profile(profile),
+    );
+    let report = check(&book, options);
+    let mut out = format!(
+        "failed={} errors={} warnings={} infos={}\n",
+        report.failed(),
+        report.count(Severity::Error),
+        report.count(Severity::Warning),
+        report.count(Severity::Info)
+    );
+    for f in &report.findings {
+        let file = f
+            .path
+            .as_deref()
+            .map(|p| book.display_path(p))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{:?} {} {file}:{} {}",
+            f.severity,
+            f.code,
+            f.line.map_or(String::new(), |l| l.to_string()),
+            book.display_message(&f.message)
+        );
+    }
+    out
+}
+
+#[test]
+fn one_of_each_finding_under_both_profiles() {
+    let dir = project();
+    let options = CheckOptions::new();
+    insta::assert_snapshot!(format!(
+        "== extended\n{}\n== reference\n{}",
+        report(dir.path(), Profile::Extended, &options),
+        report(dir.path(), Profile::Reference, &options)
+    ));
+}
+
+#[test]
+fn select_ignore_and_strict_choose_what_counts() {
+    let dir = project();
+    let codes = |options: &CheckOptions| -> Vec<String> {
+        let book = Rulebook::discover(
+            dir.path().join("project"),
+            Some(dir.path().join("home")),
+            &Options::new(),
+        );
+        let mut codes: Vec<String> = check(&book, options)
+            .findings
+            .iter()
+            .map(|f| f.code.to_string())
+            .collect();
+        codes.dedup();
+        codes
+    };
+    let all = codes(&CheckOptions::new());
+    assert!(all.contains(&"wrong-type".to_owned()) && all.contains(&"no-bucket".to_owned()));
+    let only = codes(&CheckOptions::new().select([DiagnosticCode::WrongType]));
+    assert_eq!(only, ["wrong-type"]);
+    let without = codes(&CheckOptions::new().ignore([DiagnosticCode::WrongType]));
+    assert!(!without.contains(&"wrong-type".to_owned()) && without.len() + 1 >= all.len());
+    let both = codes(
+        &CheckOptions::new()
+            .select([DiagnosticCode::WrongType, DiagnosticCode::NoBucket])
+            .ignore([DiagnosticCode::NoBucket]),
+    );
+    assert_eq!(both, ["wrong-type"], "ignore wins over select");
+    assert!(!CheckOptions::new().is_strict());
+    assert!(CheckOptions::new().strict(true).is_strict());
+}
+
+#[test]
+fn strict_makes_warnings_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("project");
+    write(&p, ".cursor/rules/unseen.mdc", "No frontmatter at all\n");
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    let book = Rulebook::discover(&p, Some(dir.path().join("home")), &Options::new());
+    let lenient = check(&book, &CheckOptions::new());
+    assert_eq!(lenient.count(Severity::Error), 0);
+    assert!(
+        lenient.count(Severity::Warning) > 0,
+        "{:?}",
+        lenient.findings
+    );
+    assert!(!lenient.failed());
+    assert!(check(&book, &CheckOptions::new().strict(true)).failed());
+}
+
+#[test]
+fn every_code_has_a_severity_and_errors_are_what_check_fails_on() {
+    assert_eq!(severity(DiagnosticCode::YamlSyntax), Severity::Error);
+    assert_eq!(severity(DiagnosticCode::WrongType), Severity::Error);
+    assert_eq!(severity(DiagnosticCode::UnsupportedFormat), Severity::Info);
+    assert_eq!(severity(DiagnosticCode::NoBucket), Severity::Warning);
+    for &code in DiagnosticCode::ALL {
+        let _ = severity(code);
+    }
+}
+
+#[test]
+fn codes_are_parsed_by_name() {
+    assert_eq!(
+        parse_codes(&[
+            " wrong-type ".to_owned(),
+            String::new(),
+            "no-bucket".to_owned()
+        ]),
+        Ok(vec![DiagnosticCode::WrongType, DiagnosticCode::NoBucket])
+    );
+    let err = parse_codes(&["nope".to_owned()]).unwrap_err();
+    assert_eq!(err, UnknownCode("nope".to_owned()));
+    assert!(err.to_string().contains("nope"), "{err}");
+}
+
+#[test]
+fn the_config_file_is_found_upward_to_the_repository_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    write(&repo, ".git/HEAD", "x");
+    write(
+        &repo,
+        "rulebook.toml",
+        "[check]\nignore = [\"no-bucket\"]\nstrict = true\n",
+    );
+    std::fs::create_dir_all(repo.join("apps/web")).unwrap();
+    let (path, found) = config::load(&repo.join("apps/web")).unwrap().unwrap();
+    assert_eq!(path, repo.join("rulebook.toml"));
+    assert_eq!(found.check.ignore, ["no-bucket"]);
+    assert!(found.check.strict);
+    let options = CheckOptions::new().with_config(&found.check).unwrap();
+    assert!(options.is_strict());
+
+    // Not above the repository root.
+    write(dir.path(), "rulebook.toml", "[check]\nstrict = true\n");
+    let other = dir.path().join("other");
+    write(&other, ".git/HEAD", "x");
+    assert!(config::load(&other).unwrap().is_none());
+
+    // A broken one is an error that names the file.
+    write(&repo, "rulebook.toml", "[check]\nnonsense = 1\n");
+    let err = config::load(&repo).unwrap_err();
+    assert_eq!(err.path, repo.join("rulebook.toml"));
+    assert!(err.to_string().contains("rulebook.toml"), "{err}");
+    // An unknown code in it is an error of its own.
+    let bad = config::CheckConfig {
+        ignore: vec!["nope".to_owned()],
+        ..Default::default()
+    };
+    assert!(CheckOptions::new().with_config(&bad).is_err());
+}
