@@ -127,6 +127,19 @@ fn entries_that_are_not_files_are_named_for_what_they_are() {
         "{:?}",
         walked.diagnostics
     );
+    assert!(
+        !messages.iter().any(|m| m.contains("folder.md")),
+        "a directory is walked, not reported: {messages:?}"
+    );
+    // A rules directory under a file cannot be read: said, not silent.
+    let walked = walk_rules_dir(&rules.join("real.md/rules"), &["md"]);
+    assert!(
+        walked.diagnostics[0]
+            .message
+            .contains("Could not read the rules directory"),
+        "{:?}",
+        walked.diagnostics
+    );
     // A missing one is the common case: silent.
     let walked = walk_rules_dir(&rules.join("missing"), &["md"]);
     assert!(walked.files.is_empty() && walked.diagnostics.is_empty());

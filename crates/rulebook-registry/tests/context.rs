@@ -165,3 +165,55 @@ fn invalid_rules_are_listed_with_their_reason() {
         );
     }
 }
+
+fn rule_at(name: &str, path: &str, real: Option<&str>) -> Rule {
+    let mut source = SourceMeta::new("a", "A", Level::Project, "/p");
+    source.real_path = real.map(PathBuf::from);
+    Rule::new(name, path, "x", source)
+}
+
+/// Rules are told apart by name (the first provider's stands), and, in Extended, one file
+/// under two names (`CLAUDE.md -> AGENTS.md`) is one rule: the second is the same file.
+#[test]
+fn names_and_files_are_deduplicated() {
+    let first = Named(
+        "first",
+        vec![],
+        vec![rule_at("agents", "/p/AGENTS.md", Some("/p/AGENTS.md"))],
+    );
+    let second = Named(
+        "second",
+        vec![],
+        vec![
+            rule_at("claude", "/p/CLAUDE.md", Some("/p/AGENTS.md")),
+            rule_at("agents", "/p/other/AGENTS.md", Some("/p/other/AGENTS.md")),
+            rule_at("own", "/p/own.md", None),
+        ],
+    );
+    let registry = Registry::<RuleCapability>::new().with(first).with(second);
+    let names = |profile| {
+        let loaded = registry.load(&LoadContext::new("/p", "/h").profile(profile));
+        let active: Vec<String> = loaded.items().map(|r| r.name.clone()).collect();
+        let left: Vec<(String, String)> = loaded
+            .shadowed()
+            .map(|(l, w)| (l.item.name.clone(), w.item.name.clone()))
+            .collect();
+        (active, left)
+    };
+    let (active, left) = names(Profile::Extended);
+    assert_eq!(active, ["agents", "own"]);
+    assert_eq!(
+        left,
+        [
+            ("claude".to_owned(), "agents".to_owned()),
+            ("agents".to_owned(), "agents".to_owned())
+        ]
+    );
+    let (active, left) = names(Profile::Reference);
+    assert_eq!(
+        active,
+        ["agents", "claude", "own"],
+        "Reference keeps both names"
+    );
+    assert_eq!(left, [("agents".to_owned(), "agents".to_owned())]);
+}
