@@ -140,8 +140,13 @@ fn expand(
                     "the depth limit ({} hops)",
                     options.max_depth
                 ))),
+                // Checked before reading: reading a FIFO (`@/dev/stdin`, a named pipe) would
+                // block discovery, and a directory cannot be read.
+                Ok(real) if !std::fs::metadata(&real).is_ok_and(|m| m.is_file()) => {
+                    Err(warn("not a regular file".to_owned()))
+                }
                 Ok(real) => match std::fs::read(&real) {
-                    Ok(bytes) if std::fs::metadata(&real).is_ok_and(|m| m.is_file()) => {
+                    Ok(bytes) => {
                         let inner = rulebook_frontmatter::normalize_text(&String::from_utf8_lossy(&bytes));
                         includes.push(real.clone());
                         stack.push(real.clone());
@@ -149,7 +154,6 @@ fn expand(
                         stack.pop();
                         Ok(text.trim_end().to_owned())
                     }
-                    Ok(_) => Err(warn("not a regular file".to_owned())),
                     Err(err) => Err(warn(format!("cannot read it: {err}"))),
                 },
             };

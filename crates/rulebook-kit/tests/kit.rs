@@ -325,3 +325,92 @@ fn imports_are_expanded_recursively_and_failures_are_said() {
     );
     assert_eq!(failed.diagnostics.len(), 3, "{:?}", failed.diagnostics);
 }
+
+/// Where a token is an import, and how deep imports go.
+#[test]
+fn what_is_an_import_and_how_deep_it_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    let root = top.join("p");
+    std::fs::create_dir_all(&root).unwrap();
+    for (name, text) in [
+        ("one.md", "1 @two.md"),
+        ("two.md", "2 @three.md"),
+        ("three.md", "3 @four.md"),
+        ("four.md", "4 @five.md"),
+        ("five.md", "5"),
+        ("x.md", "X"),
+    ] {
+        std::fs::write(root.join(name), text).unwrap();
+    }
+    std::fs::create_dir_all(root.join("folder")).unwrap();
+    std::fs::create_dir_all(top.join("home")).unwrap();
+    std::fs::write(top.join("home/mine.md"), "MINE").unwrap();
+    let options = |max_depth, path_start_rule| ImportOptions {
+        max_depth,
+        boundary: root.clone(),
+        allow_outside: false,
+        home: top.join("home"),
+        path_start_rule,
+    };
+    let file = root.join("CLAUDE.md");
+    // Four hops: five.md is the fifth file, one hop too many.
+    let deep = expand_imports("@one.md", &file, &options(4, false));
+    assert_eq!(deep.text, "1 2 3 4 @five.md");
+    assert_eq!(deep.includes.len(), 4);
+    assert!(
+        deep.diagnostics[0]
+            .message
+            .contains("the depth limit (4 hops)")
+    );
+    assert_eq!(
+        expand_imports("@one.md", &file, &options(5, false)).text,
+        "1 2 3 4 5"
+    );
+    // Not after a word character, not in code, not in a fenced block; `~/` is the home.
+    let text = "a@x.md `@x.md` @x.md\n```\n@x.md\n```\n~~~\n@x.md\n~~~\n@~/mine.md";
+    let expanded = expand_imports(text, &file, &options(4, false));
+    assert_eq!(
+        expanded.text,
+        "a@x.md `@x.md` X\n```\n@x.md\n```\n~~~\n@x.md\n~~~\n@~/mine.md"
+    );
+    assert!(
+        expanded.diagnostics[0]
+            .message
+            .contains("outside the project"),
+        "the home is outside the project: {:?}",
+        expanded.diagnostics
+    );
+    let mut outside = options(4, false);
+    outside.allow_outside = true;
+    assert_eq!(expand_imports("@~/mine.md", &file, &outside).text, "MINE");
+    // A directory is not a file; Gemini's rule: a token starts with `.`, `/` or a letter.
+    let folder = expand_imports("@folder", &file, &options(4, false));
+    assert_eq!(folder.text, "@folder");
+    assert!(
+        folder.diagnostics[0].message.contains("not a regular file"),
+        "{:?}",
+        folder.diagnostics
+    );
+    // A named pipe is refused before it is read (reading it would block).
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(root.join("pipe"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if fifo {
+        let piped = expand_imports("@pipe", &file, &options(4, false));
+        assert_eq!(piped.text, "@pipe");
+        assert!(piped.diagnostics[0].message.contains("not a regular file"));
+    }
+    assert_eq!(
+        expand_imports("@1x @x.md", &file, &options(4, true)).text,
+        "@1x X"
+    );
+    assert_eq!(
+        expand_imports("@ alone @", &file, &options(4, false)).text,
+        "@ alone @"
+    );
+    // The warning names the line.
+    let missing = expand_imports("first\nsecond @gone.md", &file, &options(4, false));
+    assert_eq!(missing.diagnostics[0].line, Some(2));
+}
