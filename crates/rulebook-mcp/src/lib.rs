@@ -233,6 +233,8 @@ mod tests {
         )
         .await;
         assert_eq!(completed["result"]["completion"]["values"], json!(["ts"]));
+        assert_eq!(completed["result"]["completion"]["total"], 1);
+        assert_eq!(completed["result"]["completion"]["hasMore"], false);
         let other = client.call(
             "completion/complete",
             json!({"ref": {"type": "ref/prompt", "name": "rules"}, "argument": {"name": "paths", "value": "s"}}),
@@ -266,6 +268,40 @@ mod tests {
             .map(|t| t["name"].as_str().unwrap())
             .collect();
         assert_eq!(names, ["rules_for_paths", "explain", "check"]);
+        let schemas = &tools["result"]["tools"];
+        assert_eq!(schemas[0]["inputSchema"]["required"], json!(["paths"]));
+        assert_eq!(
+            schemas[0]["inputSchema"]["properties"]["paths"]["type"],
+            "array"
+        );
+        assert_eq!(
+            schemas[1]["inputSchema"]["properties"]["name"]["type"],
+            "string"
+        );
+        assert_eq!(schemas[2]["inputSchema"]["additionalProperties"], false);
+        // Each result holds what its output schema requires.
+        let required = |i: usize| -> Vec<String> {
+            schemas[i]["outputSchema"]["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| k.as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(required(0), ["profile", "paths"]);
+        assert_eq!(required(1), ["profile", "rules", "warnings"]);
+        assert_eq!(
+            required(2),
+            ["failed", "errors", "warnings", "infos", "findings"]
+        );
+        assert_eq!(
+            schemas[1]["outputSchema"]["properties"]["rules"]["items"]["properties"]["bucket"]["type"],
+            json!(["string", "null"])
+        );
+        assert_eq!(
+            schemas[2]["outputSchema"]["properties"]["findings"]["items"]["required"],
+            json!(["severity", "code", "message"])
+        );
         let applied = client
             .call(
                 "tools/call",
@@ -299,6 +335,14 @@ mod tests {
             .call("tools/call", json!({"name": "check", "arguments": {}}))
             .await;
         assert_eq!(checked["result"]["structuredContent"]["failed"], false);
+        for (i, reply) in [&applied, &explained, &checked].into_iter().enumerate() {
+            for key in required(i) {
+                assert!(
+                    reply["result"]["structuredContent"].get(&key).is_some(),
+                    "tool {i} lacks `{key}`"
+                );
+            }
+        }
 
         // Subscribed, then changed: `updated`; unsubscribed: nothing for it.
         assert!(

@@ -887,6 +887,13 @@ mod tests {
             check_text(&summary),
             "1 error(s), 0 warning(s), 0 info(s): `rulebook check` fails\na.mdc:3: error[wrong-type] bad\n"
         );
+        let mut whole_file = summary.clone();
+        whole_file.failed = false;
+        whole_file.findings[0].line = None;
+        assert_eq!(
+            check_text(&whole_file),
+            "1 error(s), 0 warning(s), 0 info(s)\na.mdc: error[wrong-type] bad\n"
+        );
     }
 
     #[test]

@@ -282,6 +282,12 @@ mod tests {
         assert!(errors.is_empty());
     }
 
+    /// Past rmcp's own bound a line would be dropped without a word: ours must not be larger.
+    #[test]
+    fn the_line_bound_is_rmcps() {
+        assert_eq!(MAX_LINE, rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH);
+    }
+
     #[tokio::test]
     async fn a_line_past_the_limit_is_skipped_not_buffered() {
         let mut input = vec![b'x'; MAX_LINE + 10];
