@@ -32,6 +32,11 @@ pub struct RuleResource {
     pub content: std::sync::Arc<str>,
 }
 
+/// `rule://<name>`, percent-encoded where needed.
+fn uri(name: &str) -> String {
+    format!("rule://{}", percent_encode(name))
+}
+
 /// Every rule `rule://` resolves, once per name, in resolution order (the first of a name
 /// is the one a read returns).
 pub fn resources(book: &Rulebook) -> Vec<RuleResource> {
@@ -40,7 +45,7 @@ pub fn resources(book: &Rulebook) -> Vec<RuleResource> {
         .into_iter()
         .filter(|rule| seen.insert(rule.name.as_str()))
         .map(|rule| RuleResource {
-            uri: format!("rule://{}", percent_encode(&rule.name)),
+            uri: uri(&rule.name),
             name: rule.name.clone(),
             description: rule.description.clone(),
             size: rule.content.len(),
@@ -147,7 +152,7 @@ pub fn rules_for_paths(book: &Rulebook, paths: &[String]) -> RulesForPaths {
                             path: book.display_path(&rule.path),
                             uri: readable
                                 .contains(rule.name.as_str())
-                                .then(|| format!("rule://{}", percent_encode(&rule.name))),
+                                .then(|| uri(&rule.name)),
                         }
                     })
                     .collect(),
