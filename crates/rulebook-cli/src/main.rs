@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use rulebook::{Options, Profile, Rulebook};
+use rulebook::{Host, Options, Profile, Rulebook};
 
 use printer::Printer;
 
@@ -82,12 +82,28 @@ pub(crate) struct Cli {
     )]
     no_provider: Vec<String>,
 
+    /// Answer as one real tool would load the rules here (list, explain, prompt, match):
+    /// codex, claude, gemini, cline, continue (checked against the real tools), or cursor,
+    /// windsurf, copilot, kiro, zed (documented, not verified).
+    #[arg(long = "as", global = true, value_name = "TOOL", value_parser = parse_host)]
+    host: Option<Host>,
+
     /// When to colour the output.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     color: ColorArg,
 
     #[command(subcommand)]
     command: Command,
+}
+
+/// A `--as` value: a host id.
+fn parse_host(id: &str) -> Result<Host, String> {
+    Host::from_id(id).ok_or_else(|| {
+        format!(
+            "unknown tool `{id}`: use one of {}",
+            Host::ALL.map(Host::id).join(", ")
+        )
+    })
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -160,6 +176,18 @@ enum Command {
         /// Read the paths from standard input, one per line.
         #[arg(long)]
         stdin: bool,
+    },
+    /// One table: rows = rule files, columns = tools, cell = loaded / cut / scoped /
+    /// on-request / not read. Which of my files does each of my team's tools see?
+    Compare {
+        /// Only these rule files (default: every file any tool reads here).
+        files: Vec<PathBuf>,
+        /// Only these tools (comma-separated ids).
+        #[arg(long, value_delimiter = ',', value_parser = parse_host, value_name = "TOOL,...")]
+        hosts: Vec<Host>,
+        /// Print each cell's reason below the table.
+        #[arg(long)]
+        reasons: bool,
     },
     /// Print a shell completion script: `rulebook completions bash > ~/.local/share/bash-completion/completions/rulebook`.
     Completions {
@@ -304,7 +332,77 @@ fn main() -> ExitCode {
             }
         };
     }
+    if let Some(host) = cli.host {
+        if !matches!(
+            cli.command,
+            Command::List
+                | Command::Explain { .. }
+                | Command::Prompt { .. }
+                | Command::Match { .. }
+        ) {
+            eprintln!(
+                "rulebook: --as works with list, explain, prompt and match (and `compare` shows every tool)"
+            );
+            return ExitCode::from(2);
+        }
+        options = options.host(host);
+    }
     let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
+    let place = commands::host::Place {
+        cwd: book.cwd(),
+        home: book.home(),
+    };
+    if let Command::Compare {
+        files,
+        hosts,
+        reasons,
+    } = &cli.command
+    {
+        let text = commands::host::compare(&place, hosts, files, *reasons, cli.json);
+        return emit(text.as_bytes(), ExitCode::SUCCESS);
+    }
+    if let Some(host) = cli.host {
+        let text = match &cli.command {
+            Command::List => commands::host::list(&place, host, cli.json),
+            Command::Explain { name: Some(_), .. }
+            | Command::Explain {
+                bucket: Some(_), ..
+            }
+            | Command::Explain {
+                provider: Some(_), ..
+            } => {
+                eprintln!(
+                    "rulebook: explain --as TOOL explains every file; drop NAME, --bucket and --provider"
+                );
+                return ExitCode::from(2);
+            }
+            Command::Explain { .. } => commands::host::explain(&place, host, cli.json),
+            Command::Prompt { paths } if !paths.is_empty() => {
+                eprintln!(
+                    "rulebook: prompt --as TOOL renders what the tool loads at start; use match --as TOOL PATH for the files it adds"
+                );
+                return ExitCode::from(2);
+            }
+            Command::Prompt { .. } => commands::host::prompt(&place, host, cli.json),
+            Command::Match { paths, stdin } => {
+                let mut paths = paths.clone();
+                let from_stdin = *stdin || paths.iter().any(|p| p.as_os_str() == "-");
+                paths.retain(|p| p.as_os_str() != "-");
+                if from_stdin {
+                    match commands::matches::read_stdin_paths() {
+                        Ok(more) => paths.extend(more),
+                        Err(err) => {
+                            eprintln!("rulebook: cannot read paths from standard input: {err}");
+                            return ExitCode::from(2);
+                        }
+                    }
+                }
+                commands::host::matches(&place, host, &paths, cli.json)
+            }
+            _ => unreachable!("checked above"),
+        };
+        return emit(text.as_bytes(), ExitCode::SUCCESS);
+    }
     let terminal = std::io::stdout().is_terminal();
     let color = match cli.color {
         ColorArg::Always => true,
@@ -348,7 +446,10 @@ fn main() -> ExitCode {
             commands::matches::run(&mut out, &paths)
         }
         Command::Complete { prefix } => commands::complete::run(&mut out, prefix),
-        Command::Completions { .. } | Command::Man | Command::Mcp { .. } => ExitCode::SUCCESS,
+        Command::Completions { .. }
+        | Command::Man
+        | Command::Mcp { .. }
+        | Command::Compare { .. } => ExitCode::SUCCESS,
     };
     let (bytes, streamed) = out.finish();
     match streamed {

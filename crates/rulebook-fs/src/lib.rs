@@ -495,6 +495,43 @@ pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<D
     (Some(ReadRule { text, real_path }), diagnostics)
 }
 
+/// The bytes of a regular file, exactly (no BOM stripped, no decoding), for callers that
+/// must reproduce what another tool reads (host emulation). Opened without blocking, so a
+/// FIFO cannot hang; anything but a regular file is an [`std::io::ErrorKind::InvalidInput`]
+/// error. With `max`, a file larger than `max` bytes is an error too, never read whole.
+pub fn read_bytes(path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
+    let mut file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is {}, not a regular file",
+                path.display(),
+                describe_file_type(meta.file_type())
+            ),
+        ));
+    }
+    let mut bytes = Vec::new();
+    match max {
+        Some(max) => {
+            (&mut file)
+                .take(max.saturating_add(1))
+                .read_to_end(&mut bytes)?;
+            if bytes.len() as u64 > max {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::FileTooLarge,
+                    format!("{} is larger than {max} bytes", path.display()),
+                ));
+            }
+        }
+        None => {
+            file.read_to_end(&mut bytes)?;
+        }
+    }
+    Ok(bytes)
+}
+
 /// Opens `path` for reading without blocking on a FIFO (the flag does nothing to a regular
 /// file, the only kind that is then read).
 fn open_nonblocking(path: &Path) -> std::io::Result<fs::File> {

@@ -77,6 +77,9 @@ use rulebook_partition::{Partition, Rejection, partition};
 use rulebook_registry::{Loaded, Registry, RuleCapability};
 use rulebook_ttsr::RegisterError;
 
+pub use rulebook_hosts::{
+    Host, HostFile, HostOptions, HostView, Scope as HostScope, Status as HostStatus, emulate,
+};
 pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
@@ -162,6 +165,7 @@ pub struct Options {
     root: Option<PathBuf>,
     no_descendants: bool,
     per_provider: Vec<(String, String, String)>,
+    host: Option<Host>,
 }
 
 impl std::fmt::Debug for Options {
@@ -226,6 +230,20 @@ impl Options {
     /// Extended profile, every default provider, parallel loading.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Also emulate one real tool (SPEC-providers §E12): [`Rulebook::host_view`] then says
+    /// which files that tool loads here, in its order, cut where it cuts. The union view
+    /// (every other accessor) is unchanged.
+    #[must_use]
+    pub fn host(mut self, host: Host) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// The tool set by [`Options::host`].
+    pub fn host_choice(&self) -> Option<Host> {
+        self.host
     }
 
     /// Sets the profile.
@@ -403,6 +421,7 @@ pub struct Rulebook {
     globs: OnceLock<(GlobIndex, Vec<Diagnostic>)>,
     /// The resolvable positions in `items`, and the `rule://` index over them.
     urls: OnceLock<(Vec<usize>, UrlIndex)>,
+    host_view: Option<HostView>,
 }
 
 impl Rulebook {
@@ -428,7 +447,16 @@ impl Rulebook {
             checks.extend(found.diagnostics);
             ctx = ctx.nested(found.by_name);
         }
-        Self::discover_in(ctx, &registry).with_leading_diagnostics(checks)
+        let mut book = Self::discover_in(ctx, &registry).with_leading_diagnostics(checks);
+        if let Some(host) = options.host {
+            book.host_view = Some(emulate(host, &HostOptions::new(&book.cwd, &book.home)));
+        }
+        book
+    }
+
+    /// What the tool of [`Options::host`] loads here, when one was set.
+    pub fn host_view(&self) -> Option<&HostView> {
+        self.host_view.as_ref()
     }
 
     /// Puts `diagnostics` (about the directories discovery was given) before the others.
@@ -473,6 +501,7 @@ impl Rulebook {
             providers: registry.infos(),
             globs: OnceLock::new(),
             urls: OnceLock::new(),
+            host_view: None,
         }
     }
 

@@ -4,6 +4,7 @@
 pub(crate) mod check;
 pub(crate) mod complete;
 pub(crate) mod explain;
+pub(crate) mod host;
 pub(crate) mod list;
 pub(crate) mod matches;
 pub(crate) mod prompt;

@@ -1,0 +1,484 @@
+//! `--as TOOL` on `list`, `explain`, `prompt` and `match`, and `rulebook compare`: what one
+//! real tool (or each of them) loads here, from `rulebook-hosts`.
+//!
+//! `list --json --as X` is a stable contract: `{host, tool, version, verified, cwd, files:
+//! [{path, scope, truncated_at}], notes}`, the files exactly those X loads at start, in X's
+//! order, `truncated_at` the byte offset of the file where X cuts it (else `null`).
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use rulebook::{Host, HostFile, HostOptions, HostScope, HostStatus, HostView, emulate};
+use serde::Serialize;
+
+use crate::printer::escape;
+
+/// Where the tools run.
+pub(crate) struct Place<'a> {
+    pub(crate) cwd: &'a Path,
+    pub(crate) home: &'a Path,
+}
+
+impl Place<'_> {
+    fn view(&self, host: Host) -> HostView {
+        emulate(host, &HostOptions::new(self.cwd, self.home))
+    }
+
+    /// A path as a person reads it: relative to the working directory, `~/…` under the
+    /// home, else relative with `..` (or absolute when nothing is shared).
+    fn show(&self, path: &Path) -> String {
+        if let Ok(rel) = path.strip_prefix(self.cwd) {
+            return rel.display().to_string();
+        }
+        if let Ok(rel) = path.strip_prefix(self.home) {
+            return format!("~/{}", rel.display());
+        }
+        relative(self.cwd, path)
+            .map_or_else(|| path.display().to_string(), |p| p.display().to_string())
+    }
+
+    /// Every file `host` considered, then the rule files other tools read here that it
+    /// does not, each with the reason.
+    fn all_files(&self, host: Host) -> (HostView, Vec<HostFile>) {
+        let view = self.view(host);
+        let mut others: BTreeMap<PathBuf, Vec<Host>> = BTreeMap::new();
+        for other in Host::ALL {
+            if other == host {
+                continue;
+            }
+            for f in self.view(other).files {
+                if !matches!(f.status, HostStatus::NotRead) {
+                    others.entry(f.path).or_default().push(other);
+                }
+            }
+        }
+        let extra = others
+            .into_iter()
+            .filter(|(path, _)| !view.files.iter().any(|f| &f.path == path))
+            .map(|(path, readers)| HostFile {
+                scope: if path.starts_with(self.home) && !self.cwd.starts_with(self.home) {
+                    HostScope::User
+                } else {
+                    HostScope::Project
+                },
+                path,
+                status: HostStatus::NotRead,
+                reason: format!(
+                    "{} does not read this file here (read by {})",
+                    host.display_name(),
+                    readers
+                        .iter()
+                        .map(|h| h.id())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                imported_by: None,
+            })
+            .collect();
+        (view, extra)
+    }
+}
+
+fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
+    let from: Vec<Component<'_>> = from.components().collect();
+    let to_c: Vec<Component<'_>> = to.components().collect();
+    let common = from.iter().zip(&to_c).take_while(|(a, b)| a == b).count();
+    if common <= 1 {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to_c[common..] {
+        out.push(c.as_os_str());
+    }
+    Some(out)
+}
+
+fn heading(host: Host) -> String {
+    match host.version() {
+        Some(version) => format!(
+            "{} {version} (verified against the real tool)",
+            host.display_name()
+        ),
+        None => format!("{} (documented, not verified)", host.display_name()),
+    }
+}
+
+fn cell(status: &HostStatus) -> String {
+    match status {
+        HostStatus::Cut { truncated_at } => format!("cut at byte {truncated_at}"),
+        HostStatus::Scoped { globs, .. } => format!("scoped to {}", globs.join(", ")),
+        other => other.label().to_string(),
+    }
+}
+
+#[derive(Serialize)]
+struct JsonFile<'a> {
+    path: &'a Path,
+    scope: HostScope,
+    truncated_at: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct JsonHead<'a> {
+    host: Host,
+    tool: &'static str,
+    version: Option<&'static str>,
+    verified: bool,
+    cwd: &'a Path,
+}
+
+impl<'a> JsonHead<'a> {
+    fn new(host: Host, cwd: &'a Path) -> Self {
+        Self {
+            host,
+            tool: host.display_name(),
+            version: host.version(),
+            verified: host.verified(),
+            cwd,
+        }
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
+}
+
+/// `list --as X`.
+pub(crate) fn list(place: &Place<'_>, host: Host, json: bool) -> String {
+    let view = place.view(host);
+    if json {
+        #[derive(Serialize)]
+        struct List<'a> {
+            #[serde(flatten)]
+            head: JsonHead<'a>,
+            files: Vec<JsonFile<'a>>,
+            notes: &'a [String],
+        }
+        let files = view
+            .loaded()
+            .map(|f| JsonFile {
+                path: &f.path,
+                scope: f.scope,
+                truncated_at: match f.status {
+                    HostStatus::Cut { truncated_at } => Some(truncated_at),
+                    _ => None,
+                },
+            })
+            .collect();
+        return to_json(&List {
+            head: JsonHead::new(host, place.cwd),
+            files,
+            notes: &view.notes,
+        });
+    }
+    let mut out = String::new();
+    let loaded: Vec<&HostFile> = view.loaded().collect();
+    if loaded.is_empty() {
+        out.push_str(&format!("{} loads no rule file here.\n", heading(host)));
+    } else {
+        out.push_str(&format!("{} loads, in this order:\n", heading(host)));
+        let width = loaded
+            .iter()
+            .map(|f| escape(&place.show(&f.path)).chars().count())
+            .max()
+            .unwrap_or(0);
+        for (i, f) in loaded.iter().enumerate() {
+            let shown = escape(&place.show(&f.path)).into_owned();
+            let scope = match f.scope {
+                HostScope::User => "user",
+                HostScope::Project => "project",
+            };
+            let cut = match f.status {
+                HostStatus::Cut { truncated_at } => format!("  cut at byte {truncated_at}"),
+                _ => String::new(),
+            };
+            out.push_str(&format!("{:>3}. {shown:<width$}  {scope}{cut}\n", i + 1));
+        }
+    }
+    let later = view
+        .files
+        .iter()
+        .filter(|f| matches!(f.status, HostStatus::Scoped { .. }))
+        .count();
+    if later > 0 {
+        out.push_str(&format!(
+            "{later} more when it touches files they cover (explain --as {host}).\n"
+        ));
+    }
+    for note in &view.notes {
+        out.push_str(&format!("note: {}\n", escape(note)));
+    }
+    out
+}
+
+/// `explain --as X`.
+pub(crate) fn explain(place: &Place<'_>, host: Host, json: bool) -> String {
+    let (view, extra) = place.all_files(host);
+    let files: Vec<&HostFile> = view.files.iter().chain(&extra).collect();
+    if json {
+        #[derive(Serialize)]
+        struct Explain<'a> {
+            #[serde(flatten)]
+            head: JsonHead<'a>,
+            files: Vec<&'a HostFile>,
+            notes: &'a [String],
+        }
+        return to_json(&Explain {
+            head: JsonHead::new(host, place.cwd),
+            files,
+            notes: &view.notes,
+        });
+    }
+    let mut out = format!("{}\n", heading(host));
+    if files.is_empty() {
+        out.push_str("No rule file here is read by it (nor by any other tool rulebook knows).\n");
+    }
+    for f in files {
+        out.push_str(&format!(
+            "{:<16} {}\n                 {}\n",
+            cell(&f.status),
+            escape(&place.show(&f.path)),
+            escape(&f.reason)
+        ));
+    }
+    for note in &view.notes {
+        out.push_str(&format!("note: {}\n", escape(note)));
+    }
+    out
+}
+
+/// `prompt --as X`.
+pub(crate) fn prompt(place: &Place<'_>, host: Host, json: bool) -> String {
+    let view = place.view(host);
+    if json {
+        #[derive(Serialize)]
+        struct Prompt<'a> {
+            #[serde(flatten)]
+            head: JsonHead<'a>,
+            text: &'a str,
+            notes: &'a [String],
+        }
+        return to_json(&Prompt {
+            head: JsonHead::new(host, place.cwd),
+            text: &view.prompt,
+            notes: &view.notes,
+        });
+    }
+    if view.prompt.is_empty() {
+        String::new()
+    } else {
+        format!("{}\n", view.prompt)
+    }
+}
+
+/// `match --as X PATH…`: the files X has in front of the model when it works on each path.
+pub(crate) fn matches(place: &Place<'_>, host: Host, paths: &[PathBuf], json: bool) -> String {
+    let view = place.view(host);
+    let at_start: Vec<&HostFile> = view.loaded().collect();
+    let per_path: Vec<(&PathBuf, Vec<&HostFile>)> = paths
+        .iter()
+        .map(|p| (p, view.touching(place.cwd, p)))
+        .collect();
+    if json {
+        #[derive(Serialize)]
+        struct PathFiles<'a> {
+            path: &'a Path,
+            touched: Vec<&'a Path>,
+        }
+        #[derive(Serialize)]
+        struct Match<'a> {
+            #[serde(flatten)]
+            head: JsonHead<'a>,
+            at_start: Vec<&'a Path>,
+            paths: Vec<PathFiles<'a>>,
+        }
+        return to_json(&Match {
+            head: JsonHead::new(host, place.cwd),
+            at_start: at_start.iter().map(|f| f.path.as_path()).collect(),
+            paths: per_path
+                .iter()
+                .map(|(p, files)| PathFiles {
+                    path: p,
+                    touched: files.iter().map(|f| f.path.as_path()).collect(),
+                })
+                .collect(),
+        });
+    }
+    let mut out = format!("{}\n", heading(host));
+    let start: Vec<String> = at_start
+        .iter()
+        .map(|f| escape(&place.show(&f.path)).into_owned())
+        .collect();
+    out.push_str(&format!(
+        "at start: {}\n",
+        if start.is_empty() {
+            "nothing".to_string()
+        } else {
+            start.join(", ")
+        }
+    ));
+    for (path, files) in per_path {
+        let shown: Vec<String> = files
+            .iter()
+            .map(|f| escape(&place.show(&f.path)).into_owned())
+            .collect();
+        out.push_str(&format!(
+            "{}: {}\n",
+            escape(&path.display().to_string()),
+            if shown.is_empty() {
+                "nothing more".to_string()
+            } else {
+                format!("adds {}", shown.join(", "))
+            }
+        ));
+    }
+    out
+}
+
+/// `rulebook compare [FILE…]`: rows = rule files, columns = tools.
+pub(crate) fn compare(
+    place: &Place<'_>,
+    hosts: &[Host],
+    only: &[PathBuf],
+    reasons: bool,
+    json: bool,
+) -> String {
+    let hosts: Vec<Host> = if hosts.is_empty() {
+        Host::ALL.to_vec()
+    } else {
+        hosts.to_vec()
+    };
+    let views: Vec<HostView> = hosts.iter().map(|&h| place.view(h)).collect();
+    let mut rows: Vec<PathBuf> = Vec::new();
+    for view in &views {
+        for f in &view.files {
+            if !rows.contains(&f.path) {
+                rows.push(f.path.clone());
+            }
+        }
+    }
+    if !only.is_empty() {
+        let wanted: Vec<PathBuf> = only
+            .iter()
+            .map(|p| {
+                if p.is_absolute() {
+                    p.clone()
+                } else {
+                    place.cwd.join(p)
+                }
+            })
+            .collect();
+        rows.retain(|r| wanted.iter().any(|w| w == r));
+    }
+    rows.sort_by_key(|p| place.show(p));
+    let find = |view: &HostView, path: &Path| view.files.iter().find(|f| f.path == path).cloned();
+    if json {
+        #[derive(Serialize)]
+        struct Cell {
+            host: Host,
+            #[serde(flatten)]
+            status: HostStatus,
+            reason: String,
+        }
+        #[derive(Serialize)]
+        struct Row<'a> {
+            path: &'a Path,
+            tools: Vec<Cell>,
+        }
+        #[derive(Serialize)]
+        struct Compare<'a> {
+            cwd: &'a Path,
+            hosts: Vec<Host>,
+            verified: Vec<Host>,
+            rows: Vec<Row<'a>>,
+        }
+        let rows = rows
+            .iter()
+            .map(|path| Row {
+                path,
+                tools: views
+                    .iter()
+                    .map(|v| match find(v, path) {
+                        Some(f) => Cell {
+                            host: v.host,
+                            status: f.status,
+                            reason: f.reason,
+                        },
+                        None => Cell {
+                            host: v.host,
+                            status: HostStatus::NotRead,
+                            reason: format!(
+                                "{} does not read this file here",
+                                v.host.display_name()
+                            ),
+                        },
+                    })
+                    .collect(),
+            })
+            .collect();
+        return to_json(&Compare {
+            cwd: place.cwd,
+            verified: hosts.iter().copied().filter(|h| h.verified()).collect(),
+            hosts,
+            rows,
+        });
+    }
+    if rows.is_empty() {
+        return "No tool reads a rule file here.\n".to_string();
+    }
+    let short = |s: &HostStatus| match s {
+        HostStatus::Loaded => "loaded",
+        HostStatus::Cut { .. } => "cut",
+        HostStatus::Scoped { .. } => "scoped",
+        HostStatus::OnRequest => "on-request",
+        HostStatus::NotRead => "-",
+    };
+    let names: Vec<String> = rows
+        .iter()
+        .map(|p| escape(&place.show(p)).into_owned())
+        .collect();
+    let first = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!("{:<first$}", "file");
+    for h in &hosts {
+        let mark = if h.verified() { "" } else { "*" };
+        out.push_str(&format!("  {:<10}", format!("{}{mark}", h.id())));
+    }
+    out.push('\n');
+    let mut why = String::new();
+    for (path, name) in rows.iter().zip(&names) {
+        out.push_str(&format!("{name:<first$}"));
+        for view in &views {
+            let f = find(view, path);
+            let label = f.as_ref().map_or("-", |f| short(&f.status));
+            out.push_str(&format!("  {label:<10}"));
+            if reasons {
+                if let Some(f) = f {
+                    why.push_str(&format!(
+                        "{name} [{}]: {}: {}\n",
+                        view.host,
+                        cell(&f.status),
+                        escape(&f.reason)
+                    ));
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("* documented, not verified (the tool cannot be run here); the others were checked against the real tool.\n");
+    out.push_str("loaded: at start; cut: at start, cut by the tool's budget; scoped: when a matching file is touched; on-request: by description or mention; -: not read.\n");
+    if reasons {
+        out.push('\n');
+        out.push_str(&why);
+    } else {
+        out.push_str("Why: add --reasons, or run `rulebook explain --as TOOL`.\n");
+    }
+    out
+}

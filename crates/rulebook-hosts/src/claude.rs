@@ -1,0 +1,473 @@
+//! Claude Code 2.1.332, as observed offline (a loopback recorder captured the memory block
+//! of the first request; the `InstructionsLoaded` hook listed the files):
+//! - `~/.claude/CLAUDE.md` (its imports after it), then `~/.claude/rules/**/*.md` without
+//!   `paths:`;
+//! - then every directory from the topmost ancestor of `cwd` (not `/`) down to `cwd`, past
+//!   `.git`: `CLAUDE.md`, `.claude/CLAUDE.md` (each followed by its imports),
+//!   unconditional `.claude/rules/**/*.md`, `CLAUDE.local.md`, then, only when no
+//!   non-empty `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` exists in `cwd` or
+//!   an ancestor, `AGENTS.md` and `.claude/AGENTS.md`;
+//! - frontmatter removed from every file, block-level HTML comments removed (the whole
+//!   lines), the text trimmed, blank files skipped;
+//! - `@path` imports (after white space or at the start, outside code), relative to the
+//!   importing file, four levels below the root file, each file once, a missing one
+//!   silent; a project file's import must resolve under `cwd`;
+//! - `paths:` rules and `CLAUDE.md` files below `cwd` load only when a file there is touched.
+//!
+//! Each file becomes `Contents of <path> (<kind>):\n\n<text>`, joined by blank lines. The
+//! sentence Claude Code puts before them is its own prompt text and is not reproduced.
+//! `.claude/rules` files come in directory order, which Claude Code does not sort: the
+//! emulation sorts them by name and says so when a directory holds several.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
+
+const MAX_IMPORT_DEPTH: usize = 4;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    User,
+    Project,
+    Local,
+}
+
+impl Kind {
+    fn suffix(self) -> &'static str {
+        match self {
+            Kind::User => "user's private global instructions for all projects",
+            Kind::Project => "project instructions, checked into the codebase",
+            Kind::Local => "user's private project instructions, not checked in",
+        }
+    }
+}
+
+struct Loader<'a> {
+    cwd: &'a Path,
+    view: HostView,
+    entries: Vec<String>,
+    seen: HashSet<PathBuf>,
+    /// Trimmed texts of the project files loaded, for AGENTS.md's duplicate check.
+    project_texts: Vec<String>,
+}
+
+pub(crate) fn emulate(options: &HostOptions) -> HostView {
+    let cwd = options.cwd();
+    let home = options.home();
+    let mut loader = Loader {
+        cwd,
+        view: HostView::new(Host::Claude),
+        entries: Vec::new(),
+        seen: HashSet::new(),
+        project_texts: Vec::new(),
+    };
+    let user_dir = home.join(".claude");
+    loader.memory(
+        &user_dir.join("CLAUDE.md"),
+        Kind::User,
+        "your global CLAUDE.md",
+    );
+    loader.rules(&user_dir.join("rules"), Kind::User, home);
+
+    // Directories from the topmost ancestor (not `/`) down to cwd.
+    let dirs: Vec<PathBuf> = {
+        let mut d: Vec<PathBuf> = cwd
+            .ancestors()
+            .filter(|a| a.parent().is_some())
+            .map(Path::to_path_buf)
+            .collect();
+        d.reverse();
+        d
+    };
+    let blocking = dirs.iter().rev().find_map(|d| {
+        ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]
+            .iter()
+            .map(|n| d.join(n))
+            .find(|p| util::read_text(p).is_some_and(|t| !t.trim().is_empty()))
+    });
+    for dir in &dirs {
+        loader.memory(
+            &dir.join("CLAUDE.md"),
+            Kind::Project,
+            "a CLAUDE.md on the path from / to the working directory",
+        );
+        loader.memory(
+            &dir.join(".claude/CLAUDE.md"),
+            Kind::Project,
+            "a .claude/CLAUDE.md on the path to the working directory",
+        );
+        loader.rules(&dir.join(".claude/rules"), Kind::Project, dir);
+        loader.memory(
+            &dir.join("CLAUDE.local.md"),
+            Kind::Local,
+            "a CLAUDE.local.md on the path to the working directory",
+        );
+        for name in ["AGENTS.md", ".claude/AGENTS.md"] {
+            let path = dir.join(name);
+            if !util::is_file(&path) {
+                continue;
+            }
+            match &blocking {
+                Some(claude) => loader.view.push(
+                    path,
+                    Scope::Project,
+                    Status::NotRead,
+                    format!(
+                        "Claude Code reads AGENTS.md only when the project has no CLAUDE.md; this project has {}",
+                        claude.display()
+                    ),
+                ),
+                None => {
+                    let duplicate = util::read_text(&path).is_some_and(|t| {
+                        let t = clean(&t);
+                        loader.project_texts.iter().any(|p| *p == t)
+                    });
+                    if duplicate {
+                        loader.view.push(path, Scope::Project, Status::NotRead, "its text is the same as a file already loaded");
+                    } else {
+                        loader.memory(&path, Kind::Project, "AGENTS.md is read because the project has no CLAUDE.md");
+                    }
+                }
+            }
+        }
+    }
+
+    // Below cwd: CLAUDE.md files wait until a file in their directory is touched.
+    for name in ["CLAUDE.md", "CLAUDE.local.md"] {
+        if let Some(dirs) = rulebook_fs::find_named(cwd, &[name.to_string()])
+            .by_name
+            .remove(name)
+        {
+            for dir in dirs {
+                let path = dir.join(name);
+                if util::is_file(&path) {
+                    loader.view.push(
+                        path,
+                        Scope::Project,
+                        Status::Scoped { base: dir, globs: vec!["**".into()] },
+                        "below the working directory: Claude Code reads it when it touches a file there",
+                    );
+                }
+            }
+        }
+    }
+
+    let mut view = loader.view;
+    view.prompt = loader.entries.join("\n\n");
+    view
+}
+
+impl Loader<'_> {
+    /// Loads one memory file and, right after it, its imports.
+    fn memory(&mut self, path: &Path, kind: Kind, reason: &str) {
+        self.load(path, kind, reason, None, 0);
+    }
+
+    fn load(&mut self, path: &Path, kind: Kind, reason: &str, parent: Option<&Path>, depth: usize) {
+        if !util::is_file(path) {
+            return;
+        }
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if !self.seen.insert(key) {
+            return;
+        }
+        let scope = if kind == Kind::User {
+            Scope::User
+        } else {
+            Scope::Project
+        };
+        let Some(raw) = util::read_text(path) else {
+            self.view
+                .push(path.to_path_buf(), scope, Status::NotRead, "unreadable");
+            return;
+        };
+        let text = clean(&raw);
+        if text.is_empty() {
+            self.view.push(
+                path.to_path_buf(),
+                scope,
+                Status::NotRead,
+                "blank: Claude Code skips a file with no text",
+            );
+            return;
+        }
+        self.view.files.push(HostFile {
+            path: path.to_path_buf(),
+            scope,
+            status: Status::Loaded,
+            reason: reason.to_string(),
+            imported_by: parent.map(Path::to_path_buf),
+        });
+        self.entries.push(format!(
+            "Contents of {} ({}):\n\n{text}",
+            path.display(),
+            kind.suffix()
+        ));
+        if kind != Kind::User {
+            self.project_texts.push(text.clone());
+        }
+        if depth >= MAX_IMPORT_DEPTH {
+            return;
+        }
+        let base = path.parent().unwrap_or(Path::new("/"));
+        for target in imports(&text) {
+            let resolved = if let Some(rest) = target.strip_prefix("~/") {
+                self.view_home().join(rest)
+            } else if target.starts_with('/') {
+                PathBuf::from(&target)
+            } else {
+                base.join(&target)
+            };
+            let resolved = normalize(&resolved);
+            if kind != Kind::User && !resolved.starts_with(self.cwd) {
+                if util::is_file(&resolved) {
+                    self.view.files.push(HostFile {
+                        path: resolved,
+                        scope,
+                        status: Status::NotRead,
+                        reason: format!("imported by {}, but outside the working directory: Claude Code drops it unless external imports are approved", path.display()),
+                        imported_by: Some(path.to_path_buf()),
+                    });
+                }
+                continue;
+            }
+            if depth + 1 > MAX_IMPORT_DEPTH {
+                continue;
+            }
+            let why = format!("imported by {}", path.display());
+            self.load(&resolved, kind, &why, Some(path), depth + 1);
+        }
+    }
+
+    fn view_home(&self) -> PathBuf {
+        std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_default()
+    }
+
+    /// `.claude/rules/**/*.md`: unconditional ones load, `paths:` ones wait.
+    fn rules(&mut self, dir: &Path, kind: Kind, base: &Path) {
+        let files = rulebook_fs::walk_rules_dir(dir, &["md"]).files;
+        let mut unconditional = 0;
+        for path in files {
+            let Some(raw) = util::read_text(&path) else {
+                continue;
+            };
+            let (fm, _) = util::frontmatter(&raw);
+            match fm.get("paths") {
+                Some(rulebook_frontmatter::Value::List(items)) if items.is_empty() => {
+                    unconditional += 1;
+                    self.memory(&path, kind, "a rule with `paths: []` is unconditional");
+                }
+                Some(
+                    value @ (rulebook_frontmatter::Value::List(_)
+                    | rulebook_frontmatter::Value::String(_)),
+                ) => {
+                    let globs = util::strings(Some(value));
+                    let scope = if kind == Kind::User {
+                        Scope::User
+                    } else {
+                        Scope::Project
+                    };
+                    self.view.push(
+                        path,
+                        scope,
+                        Status::Scoped {
+                            base: base.to_path_buf(),
+                            globs,
+                        },
+                        "a rule with `paths:` loads when Claude Code touches a matching file",
+                    );
+                }
+                _ => {
+                    unconditional += 1;
+                    self.memory(&path, kind, "a rule without `paths:` loads at start");
+                }
+            }
+        }
+        if unconditional > 1 {
+            self.view.notes.push(format!(
+                "{} holds {unconditional} unconditional rules: Claude Code loads them in directory order, which it does not sort and which differs between file systems; this emulation orders them by name",
+                dir.display()
+            ));
+        }
+    }
+}
+
+/// The text Claude Code keeps of a file: frontmatter and block-level HTML comments removed,
+/// trimmed.
+fn clean(raw: &str) -> String {
+    let text = raw.replace("\r\n", "\n");
+    let body = strip_frontmatter(&text);
+    strip_block_comments(body).trim().to_string()
+}
+
+fn strip_frontmatter(text: &str) -> &str {
+    let Some(rest) = text.strip_prefix("---\n") else {
+        return text;
+    };
+    let mut offset = 0;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            return &rest[offset + line.len()..];
+        }
+        offset += line.len();
+    }
+    text
+}
+
+/// Removes HTML comments that are blocks of their own (a line starting with `<!--`, through
+/// the line holding `-->`), outside fenced code; an unclosed one is kept.
+fn strip_block_comments(text: &str) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = String::with_capacity(text.len());
+    let mut fence: Option<&str> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim_start_matches(' ');
+        let indent = line.len() - trimmed.len();
+        if let Some(open) = fence {
+            if trimmed.starts_with(open) {
+                fence = None;
+            }
+            out.push_str(line);
+            i += 1;
+            continue;
+        }
+        if indent < 4 && (trimmed.starts_with("```") || trimmed.starts_with("~~~")) {
+            fence = Some(&trimmed[..3]);
+            out.push_str(line);
+            i += 1;
+            continue;
+        }
+        if indent < 4 && trimmed.starts_with("<!--") {
+            if let Some(end) = (i..lines.len()).find(|&j| {
+                let from = if j == i { indent + 4 } else { 0 };
+                lines[j].get(from..).is_some_and(|l| l.contains("-->"))
+            }) {
+                i = end + 1;
+                continue;
+            }
+        }
+        out.push_str(line);
+        i += 1;
+    }
+    out
+}
+
+/// The `@path` imports of a text: at its start or after white space, outside code spans and
+/// fenced blocks; `#fragment` removed.
+fn imports(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let line = without_code_spans(line);
+        let chars: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars[i] == '@' && (i == 0 || chars[i - 1].is_whitespace()) {
+                let start = i + 1;
+                let mut j = start;
+                while j < chars.len() && !chars[j].is_whitespace() {
+                    j += 1;
+                }
+                let token: String = chars[start..j].iter().collect();
+                let token = token.split('#').next().unwrap_or_default().to_string();
+                if !token.is_empty() && is_text_path(&token) {
+                    out.push(token);
+                }
+                i = j;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// A line with its code spans blanked out.
+fn without_code_spans(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(start) = rest.find('`') {
+        let run = rest[start..].chars().take_while(|&c| c == '`').count();
+        let ticks = &rest[start..start + run];
+        let after = &rest[start + run..];
+        match after.find(ticks) {
+            Some(end) => {
+                out.push_str(&rest[..start]);
+                out.push(' ');
+                rest = &after[end + run..];
+            }
+            None => {
+                out.push_str(&rest[..start + run]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Claude Code imports text files only.
+fn is_text_path(token: &str) -> bool {
+    const BINARY: [&str; 14] = [
+        "png", "jpg", "jpeg", "gif", "webp", "bmp", "ico", "pdf", "zip", "gz", "tar", "mp3", "mp4",
+        "wasm",
+    ];
+    match Path::new(token).extension() {
+        Some(ext) => !BINARY.contains(&ext.to_string_lossy().to_ascii_lowercase().as_str()),
+        None => true,
+    }
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_comments_go_with_their_lines_inline_ones_stay() {
+        let text = "a\nkeep<!-- x -->this\n<!--\nblock\n-->\n  <!-- one -->\nb\n```\n<!-- code -->\n```\n<!-- open\nc\n";
+        assert_eq!(
+            strip_block_comments(text),
+            "a\nkeep<!-- x -->this\nb\n```\n<!-- code -->\n```\n<!-- open\nc\n"
+        );
+    }
+
+    #[test]
+    fn imports_skip_code_and_words() {
+        let text = "See @docs/a.md and `@docs/b.md`.\n```\n@c.md\n```\nmail me@example.com @x.png @y.md#part\n";
+        assert_eq!(imports(text), ["docs/a.md", "y.md"]);
+    }
+
+    #[test]
+    fn frontmatter_is_removed() {
+        assert_eq!(clean("---\npaths: x\n---\nbody\n"), "body");
+        assert_eq!(clean("no frontmatter\n---\n"), "no frontmatter\n---");
+    }
+}

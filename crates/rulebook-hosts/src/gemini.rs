@@ -1,0 +1,335 @@
+//! Gemini CLI 0.61.0 (`packages/core` `memoryDiscovery` and `memoryImportProcessor`, read
+//! in the installed bundle and observed offline):
+//! - the global `~/.gemini/GEMINI.md` first;
+//! - then `GEMINI.md` in every directory from `cwd` up to the git root (the nearest
+//!   ancestor holding `.git`), or in `cwd` alone without one; the walk stops at
+//!   `~/.gemini`; nothing below `cwd` at start;
+//! - duplicates by device and inode dropped (the one nearer the root kept), then the paths
+//!   sorted as JavaScript sorts strings (UTF-16 code units): `r/Api/GEMINI.md` comes before
+//!   `r/GEMINI.md`;
+//! - `@path` imports (after white space or at the start, the path starting with `.`, `/` or
+//!   a letter, outside backtick spans) inlined between `<!-- Imported from: … -->` markers,
+//!   five levels deep, inside the importing root file's git root; a failure leaves an
+//!   `<!-- Import failed: … -->` comment in the text;
+//! - each file `--- Context from: <path> ---\n<text, trimmed>\n--- End of Context from: <path> ---`,
+//!   blank ones dropped, joined by blank lines.
+//!
+//! In the request the global block sits in the system instruction and the project blocks in
+//! the first user message, each in the tool's own wrapping; the emulation's prompt is the
+//! blocks, global first, joined by blank lines.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::{Host, HostOptions, HostView, Scope, Status, util};
+
+const MAX_IMPORT_DEPTH: usize = 5;
+
+pub(crate) fn emulate(options: &HostOptions) -> HostView {
+    let mut view = HostView::new(Host::Gemini);
+    let cwd = options.cwd();
+    let gemini_dir = options.home().join(".gemini");
+    let mut blocks = Vec::new();
+
+    let global = gemini_dir.join("GEMINI.md");
+    if util::is_file(&global) {
+        load(
+            &mut view,
+            &mut blocks,
+            &global,
+            Scope::User,
+            "your global GEMINI.md",
+        );
+    }
+
+    let ceiling = util::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let mut found = Vec::new();
+    for dir in cwd.ancestors() {
+        if dir == gemini_dir {
+            break;
+        }
+        let path = dir.join("GEMINI.md");
+        if readable(&path) {
+            found.push(path);
+        }
+        if dir == ceiling {
+            break;
+        }
+    }
+    found.reverse();
+    let mut identities = HashSet::new();
+    let mut project = Vec::new();
+    for path in found {
+        match identity(&path) {
+            Some(id) if !identities.insert(id) => view.push(
+                path,
+                Scope::Project,
+                Status::NotRead,
+                "the same file (device and inode) as one nearer the root: Gemini CLI reads it once",
+            ),
+            _ => project.push(path),
+        }
+    }
+    project.sort_by(|a, b| {
+        a.to_string_lossy()
+            .encode_utf16()
+            .cmp(b.to_string_lossy().encode_utf16())
+    });
+    for path in &project {
+        load(
+            &mut view,
+            &mut blocks,
+            path,
+            Scope::Project,
+            "on the path from the working directory up to the git root (paths sorted as strings)",
+        );
+    }
+
+    for dir in rulebook_fs::find_named(cwd, &["GEMINI.md".to_string()])
+        .by_name
+        .remove("GEMINI.md")
+        .unwrap_or_default()
+    {
+        let path = dir.join("GEMINI.md");
+        if util::is_file(&path) {
+            view.push(
+                path,
+                Scope::Project,
+                Status::Scoped {
+                    base: dir,
+                    globs: vec!["**".into()],
+                },
+                "below the working directory: Gemini CLI reads it when a tool touches a file there",
+            );
+        }
+    }
+    if let Some(root) = util::git_root(cwd) {
+        if root != cwd {
+            view.notes.push(
+                "Gemini CLI orders its files by sorting their absolute paths, not from the root down".to_string(),
+            );
+        }
+    }
+    view.prompt = blocks.join("\n\n");
+    view
+}
+
+/// `fs.access(R_OK)` on a path that need not be a file (a directory named GEMINI.md passes
+/// and then fails to read, silently).
+fn readable(path: &Path) -> bool {
+    util::exists(path)
+}
+
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    let _ = path;
+    None
+}
+
+fn load(view: &mut HostView, blocks: &mut Vec<String>, path: &Path, scope: Scope, reason: &str) {
+    if util::is_dir(path) {
+        view.push(
+            path.to_path_buf(),
+            scope,
+            Status::NotRead,
+            "a directory named GEMINI.md is skipped",
+        );
+        return;
+    }
+    let Some(text) = util::read_text(path) else {
+        view.push(path.to_path_buf(), scope, Status::NotRead, "unreadable");
+        return;
+    };
+    let base = path.parent().unwrap_or(Path::new("/"));
+    let root = import_root(base);
+    let content = process_imports(&text, base, &root, 0, &HashSet::new());
+    let trimmed = content.trim();
+    if trimmed.is_empty() {
+        view.push(
+            path.to_path_buf(),
+            scope,
+            Status::NotRead,
+            "blank: Gemini CLI drops a file with no text",
+        );
+        return;
+    }
+    view.push(path.to_path_buf(), scope, Status::Loaded, reason);
+    let shown = path.display();
+    blocks.push(format!(
+        "--- Context from: {shown} ---\n{trimmed}\n--- End of Context from: {shown} ---"
+    ));
+}
+
+/// The nearest ancestor of `dir` holding `.git`, else `dir`: imports must stay under it.
+fn import_root(dir: &Path) -> PathBuf {
+    util::git_root(dir).unwrap_or_else(|| dir.to_path_buf())
+}
+
+/// The real path, or (for a missing file) the lexically normalized one.
+fn real(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| lexical(path))
+}
+
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn process_imports(
+    content: &str,
+    base: &Path,
+    root: &Path,
+    depth: usize,
+    processed: &HashSet<PathBuf>,
+) -> String {
+    if depth >= MAX_IMPORT_DEPTH {
+        return content.to_string();
+    }
+    let regions = code_regions(content.as_bytes());
+    let mut out = String::with_capacity(content.len());
+    let mut last = 0;
+    for (start, end) in find_imports(content.as_bytes()) {
+        let import = &content[start + 1..end];
+        out.push_str(&content[last..start]);
+        last = end;
+        if regions.iter().any(|&(s, e)| start >= s && start < e) {
+            out.push('@');
+            out.push_str(import);
+            continue;
+        }
+        let full = lexical(&base.join(import));
+        let is_url = ["file://", "http://", "https://"]
+            .iter()
+            .any(|p| import.starts_with(p));
+        if is_url || !real(&full).starts_with(real(root)) {
+            out.push_str(&format!(
+                "<!-- Import failed: {import} - Path traversal attempt -->"
+            ));
+            continue;
+        }
+        if processed.contains(&full) {
+            out.push_str(&format!("<!-- File already processed: {import} -->"));
+            continue;
+        }
+        if !util::exists(&full) {
+            out.push_str(&format!(
+                "<!-- Import failed: {import} - ENOENT: no such file or directory, access '{}' -->",
+                full.display()
+            ));
+            continue;
+        }
+        if util::is_dir(&full) {
+            out.push_str(&format!(
+                "<!-- Import failed: {import} - EISDIR: illegal operation on a directory, read -->"
+            ));
+            continue;
+        }
+        let Some(text) = util::read_text(&full) else {
+            out.push_str(&format!("<!-- Import failed: {import} - unreadable -->"));
+            continue;
+        };
+        let mut chain = processed.clone();
+        chain.insert(full.clone());
+        let parent = full.parent().unwrap_or(Path::new("/"));
+        let imported = process_imports(&text, parent, root, depth + 1, &chain);
+        out.push_str(&format!(
+            "<!-- Imported from: {import} -->\n{imported}\n<!-- End of import from: {import} -->"
+        ));
+    }
+    out.push_str(&content[last..]);
+    out
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// `findImports`: `@` at the start or after white space, to the next white space; the path
+/// must start with `.`, `/` or an ASCII letter. Byte ranges of `@path`.
+fn find_imports(s: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        let Some(at) = s[i..].iter().position(|&b| b == b'@').map(|p| p + i) else {
+            break;
+        };
+        if at > 0 && !is_space(s[at - 1]) {
+            i = at + 1;
+            continue;
+        }
+        let mut j = at + 1;
+        while j < s.len() && !is_space(s[j]) {
+            j += 1;
+        }
+        if j > at + 1 {
+            let first = s[at + 1];
+            if first == b'.' || first == b'/' || first.is_ascii_alphabetic() {
+                out.push((at, j));
+            }
+        }
+        i = j + 1;
+    }
+    out
+}
+
+/// `findCodeRegions`: the matches of ``/(`+)([\s\S]*?)\1/g``, as a backtracking regex
+/// finds them.
+fn code_regions(s: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut p = 0;
+    'outer: while p < s.len() {
+        if s[p] != b'`' {
+            p += 1;
+            continue;
+        }
+        let run = s[p..].iter().take_while(|&&b| b == b'`').count();
+        for k in (1..=run).rev() {
+            let mut q = p + k;
+            while q + k <= s.len() {
+                if s[q..q + k].iter().all(|&b| b == b'`') {
+                    out.push((p, q + k));
+                    p = q + k;
+                    continue 'outer;
+                }
+                q += 1;
+            }
+        }
+        p += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_need_a_space_before_and_a_path_start() {
+        let s = b"@./a.md x@b.md @-no @Upper.md\n@/abs";
+        let found: Vec<&[u8]> = find_imports(s).iter().map(|&(a, b)| &s[a..b]).collect();
+        assert_eq!(found, [&b"@./a.md"[..], b"@Upper.md", b"@/abs"]);
+    }
+
+    #[test]
+    fn code_regions_follow_the_regex() {
+        assert_eq!(code_regions(b"a `b` c"), [(2, 5)]);
+        assert_eq!(code_regions(b"```\n@x\n```"), [(0, 10)]);
+        // `` then a single ` : the two-tick run finds no partner, one tick does.
+        assert_eq!(code_regions(b"``a`"), [(0, 2)]);
+    }
+}

@@ -1,0 +1,338 @@
+//! Host emulation (SPEC-providers §E12): which rule files **one** real tool loads in a
+//! directory, in that tool's order, cut where it cuts, and the text it puts in front of the
+//! model. The union view of `rulebook` answers "what does an agent built on rulebook see";
+//! this crate answers "why does Claude not see my rule, when Cursor does?".
+//!
+//! Each [`Host`] is pinned to one version. Codex, Claude Code, Gemini CLI, Cline and Continue
+//! were run offline on fixture trees (`cargo xtask oracle`), and their emulations are checked
+//! against what those runs recorded ([`Host::verified`]); the others (Cursor, Windsurf,
+//! Copilot in VS Code, Kiro, Zed) cannot be run here and follow their documentation: their
+//! views say "documented, not verified".
+//!
+//! An emulation reads the file system as the tool does, not as rulebook's providers do: no
+//! project boundary (E10), no size cap but the tool's own, the tool's own walk. Files are
+//! still opened without blocking and only regular files are read, so a FIFO cannot hang it.
+//!
+//! Depends on `rulebook-fs` (reading), `rulebook-frontmatter` (the keys of rule files) and
+//! `globset` (the globs of rules that load when a file is touched).
+//!
+//! ```
+//! use rulebook_hosts::{emulate, Host, HostOptions};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+//! std::fs::create_dir_all(project.join(".git")).unwrap();
+//! std::fs::create_dir_all(&home).unwrap();
+//! std::fs::write(project.join("AGENTS.md"), "Run the tests.\n").unwrap();
+//!
+//! let view = emulate(Host::Codex, &HostOptions::new(&project, &home));
+//! assert_eq!(view.loaded().count(), 1);
+//! assert!(view.prompt.contains("<INSTRUCTIONS>\nRun the tests.\n\n</INSTRUCTIONS>"));
+//! ```
+
+mod claude;
+mod cline;
+mod codex;
+mod continue_cli;
+mod documented;
+mod gemini;
+mod util;
+
+pub mod fixture;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// One real tool whose loading of rule files can be emulated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Host {
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Anthropic Claude Code.
+    Claude,
+    /// Google Gemini CLI.
+    Gemini,
+    /// Cline CLI.
+    Cline,
+    /// Continue CLI (`cn`).
+    Continue,
+    /// Cursor (documented, not verified).
+    Cursor,
+    /// Windsurf (documented, not verified).
+    Windsurf,
+    /// GitHub Copilot in VS Code (documented, not verified).
+    Copilot,
+    /// Kiro (documented, not verified).
+    Kiro,
+    /// Zed (documented, not verified).
+    Zed,
+}
+
+impl Host {
+    /// Every host, in the order of the CLI's `--as` values.
+    pub const ALL: [Host; 10] = [
+        Host::Codex,
+        Host::Claude,
+        Host::Gemini,
+        Host::Cline,
+        Host::Continue,
+        Host::Cursor,
+        Host::Windsurf,
+        Host::Copilot,
+        Host::Kiro,
+        Host::Zed,
+    ];
+
+    /// The id used on the command line (`--as codex`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Host::Codex => "codex",
+            Host::Claude => "claude",
+            Host::Gemini => "gemini",
+            Host::Cline => "cline",
+            Host::Continue => "continue",
+            Host::Cursor => "cursor",
+            Host::Windsurf => "windsurf",
+            Host::Copilot => "copilot",
+            Host::Kiro => "kiro",
+            Host::Zed => "zed",
+        }
+    }
+
+    /// The tool's name.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Host::Codex => "Codex CLI",
+            Host::Claude => "Claude Code",
+            Host::Gemini => "Gemini CLI",
+            Host::Cline => "Cline CLI",
+            Host::Continue => "Continue CLI (cn)",
+            Host::Cursor => "Cursor",
+            Host::Windsurf => "Windsurf",
+            Host::Copilot => "GitHub Copilot (VS Code)",
+            Host::Kiro => "Kiro",
+            Host::Zed => "Zed",
+        }
+    }
+
+    /// The version the emulation reproduces: the npm release the oracle ran, or `None` for a
+    /// tool that follows its documentation.
+    pub fn version(self) -> Option<&'static str> {
+        match self {
+            Host::Codex => Some("0.171.0"),
+            Host::Claude => Some("2.1.332"),
+            Host::Gemini => Some("0.61.0"),
+            Host::Cline => Some("3.0.65"),
+            Host::Continue => Some("1.5.47"),
+            _ => None,
+        }
+    }
+
+    /// Whether the emulation was checked against the real tool (golden files in
+    /// `fixtures/hosts/`); otherwise it follows the tool's documentation.
+    pub fn verified(self) -> bool {
+        self.version().is_some()
+    }
+
+    /// "verified against Codex CLI 0.171.0" or "documented, not verified".
+    pub fn provenance(self) -> String {
+        match self.version() {
+            Some(version) => format!("verified against {} {version}", self.display_name()),
+            None => format!("{}: documented, not verified", self.display_name()),
+        }
+    }
+
+    /// The host of an id (`codex`, `claude`, ...).
+    pub fn from_id(id: &str) -> Option<Host> {
+        Host::ALL.into_iter().find(|h| h.id() == id)
+    }
+}
+
+impl fmt::Display for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// Where an emulation looks.
+#[derive(Debug, Clone)]
+pub struct HostOptions {
+    cwd: PathBuf,
+    home: PathBuf,
+}
+
+impl HostOptions {
+    /// The tool started in `cwd`, for the user whose home is `home`.
+    pub fn new(cwd: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
+        Self {
+            cwd: cwd.into(),
+            home: home.into(),
+        }
+    }
+
+    /// The directory the tool starts in.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The user's home directory.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+}
+
+/// Whether a file is the user's or the project's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// Under the home directory, read for every project.
+    User,
+    /// Part of the project (or above it, where the tool walks past its root).
+    Project,
+}
+
+/// What the tool does with one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Status {
+    /// Loaded whole at start.
+    Loaded,
+    /// Loaded at start, cut at `truncated_at` bytes of the file.
+    Cut {
+        /// The byte offset of the file where the tool cuts it.
+        truncated_at: usize,
+    },
+    /// Loaded only when the tool touches a file these globs match (relative to `base`).
+    Scoped {
+        /// The directory the globs are relative to.
+        base: PathBuf,
+        /// The globs.
+        globs: Vec<String>,
+    },
+    /// Offered to the model by description, or read on request; not in the prompt at start.
+    OnRequest,
+    /// Not read.
+    NotRead,
+}
+
+impl Status {
+    /// A short word for tables: `loaded`, `cut`, `scoped`, `on-request`, `not read`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Status::Loaded => "loaded",
+            Status::Cut { .. } => "cut",
+            Status::Scoped { .. } => "scoped",
+            Status::OnRequest => "on-request",
+            Status::NotRead => "not read",
+        }
+    }
+
+    /// Loaded at start, whole or cut.
+    pub fn is_loaded(&self) -> bool {
+        matches!(self, Status::Loaded | Status::Cut { .. })
+    }
+}
+
+/// One file the tool loads or could have loaded, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HostFile {
+    /// The file, as the tool found it.
+    pub path: PathBuf,
+    /// User or project.
+    pub scope: Scope,
+    /// What the tool does with it.
+    #[serde(flatten)]
+    pub status: Status,
+    /// Why, in one sentence.
+    pub reason: String,
+    /// The file whose import brought this one in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imported_by: Option<PathBuf>,
+}
+
+/// What one tool loads in one directory.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostView {
+    /// The tool.
+    pub host: Host,
+    /// Every file the tool loads at start, in its order, then the files it considered and
+    /// did not load (each with its reason).
+    pub files: Vec<HostFile>,
+    /// The text the tool puts in front of the model, in its wrapping, as far as it was
+    /// observed (empty when nothing loads).
+    pub prompt: String,
+    /// Caveats of this emulation for this tree (an order the tool does not fix, ...).
+    pub notes: Vec<String>,
+}
+
+impl HostView {
+    fn new(host: Host) -> Self {
+        Self {
+            host,
+            files: Vec::new(),
+            prompt: String::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The files loaded at start, in the tool's order.
+    pub fn loaded(&self) -> impl Iterator<Item = &HostFile> + '_ {
+        self.files.iter().filter(|f| f.status.is_loaded())
+    }
+
+    /// The files the tool would add when it touches `path` (absolute, or relative to the
+    /// tool's working directory `cwd`): scoped files whose globs match it.
+    pub fn touching(&self, cwd: &Path, path: &Path) -> Vec<&HostFile> {
+        let path = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            cwd.join(path)
+        };
+        self.files
+            .iter()
+            .filter(|f| match &f.status {
+                Status::Scoped { base, globs } => util::globs_match(base, globs, &path),
+                _ => false,
+            })
+            .collect()
+    }
+
+    fn push(&mut self, path: PathBuf, scope: Scope, status: Status, reason: impl Into<String>) {
+        self.files.push(HostFile {
+            path,
+            scope,
+            status,
+            reason: reason.into(),
+            imported_by: None,
+        });
+    }
+
+    /// Puts the loaded files first (stable), the others after, in the order found.
+    fn finish(mut self) -> Self {
+        let (mut loaded, rest): (Vec<_>, Vec<_>) =
+            self.files.into_iter().partition(|f| f.status.is_loaded());
+        loaded.extend(rest);
+        self.files = loaded;
+        self
+    }
+}
+
+/// What `host` loads when started in `options.cwd()` by the user of `options.home()`.
+pub fn emulate(host: Host, options: &HostOptions) -> HostView {
+    let view = match host {
+        Host::Codex => codex::emulate(options),
+        Host::Claude => claude::emulate(options),
+        Host::Gemini => gemini::emulate(options),
+        Host::Cline => cline::emulate(options),
+        Host::Continue => continue_cli::emulate(options),
+        Host::Cursor => documented::cursor(options),
+        Host::Windsurf => documented::windsurf(options),
+        Host::Copilot => documented::copilot(options),
+        Host::Kiro => documented::kiro(options),
+        Host::Zed => documented::zed(options),
+    };
+    view.finish()
+}

@@ -1,0 +1,109 @@
+//! What the emulations share: reading as a tool reads, the project root, directory chains,
+//! directory listings and glob tests.
+
+use std::path::{Path, PathBuf};
+
+use globset::{GlobBuilder, GlobSetBuilder};
+
+/// The bytes of a regular file, or `None` (missing, not a regular file, unreadable).
+pub(crate) fn read(path: &Path) -> Option<Vec<u8>> {
+    rulebook_fs::read_bytes(path, None).ok()
+}
+
+/// The text of a regular file, invalid UTF-8 replaced by U+FFFD (as `String::from_utf8_lossy`
+/// and Node's `readFile(..., "utf-8")` both do).
+pub(crate) fn read_text(path: &Path) -> Option<String> {
+    read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// Whether `path` names a regular file (following links), as `stat().isFile()`.
+pub(crate) fn is_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// Whether `path` names a directory (following links).
+pub(crate) fn is_dir(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+/// Whether an entry of this name exists (any kind, a dangling link excluded).
+pub(crate) fn exists(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok()
+}
+
+/// The nearest ancestor of `cwd` (inclusive) holding an entry named `.git`.
+pub(crate) fn git_root(cwd: &Path) -> Option<PathBuf> {
+    cwd.ancestors()
+        .find(|d| exists(&d.join(".git")))
+        .map(Path::to_path_buf)
+}
+
+/// The directories from `top` down to `bottom` inclusive (`bottom` must be under `top`).
+pub(crate) fn chain(top: &Path, bottom: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = bottom
+        .ancestors()
+        .take_while(|d| d.starts_with(top))
+        .map(Path::to_path_buf)
+        .collect();
+    dirs.reverse();
+    dirs
+}
+
+/// The entries of a directory (names), sorted by their bytes; empty when it cannot be read.
+pub(crate) fn entries(dir: &Path) -> Vec<PathBuf> {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = read.filter_map(Result::ok).map(|e| e.path()).collect();
+    out.sort();
+    out
+}
+
+/// The file name of `path` as text (lossy).
+pub(crate) fn name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Whether `path`, relative to `base`, matches one of `globs` (a glob without `/` matches
+/// the file name at any depth). `false` for a path outside `base`.
+pub(crate) fn globs_match(base: &Path, globs: &[String], path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(base) else {
+        return false;
+    };
+    let mut set = GlobSetBuilder::new();
+    for glob in globs {
+        let pattern = if glob.contains('/') {
+            glob.trim_start_matches("./").to_string()
+        } else {
+            format!("**/{glob}")
+        };
+        if let Ok(g) = GlobBuilder::new(&pattern).literal_separator(true).build() {
+            set.add(g);
+        }
+    }
+    set.build().is_ok_and(|s| s.is_match(rel))
+}
+
+/// The frontmatter map and body of a rule file, as rulebook's parser reads them.
+pub(crate) fn frontmatter(text: &str) -> (rulebook_frontmatter::Map, String) {
+    let parsed = rulebook_frontmatter::parse_frontmatter(
+        text,
+        &rulebook_frontmatter::ParseOptions::new()
+            .recovery(rulebook_frontmatter::Recovery::QuoteValues),
+    );
+    (parsed.frontmatter, parsed.body)
+}
+
+/// A list of strings from a string or a list of strings.
+pub(crate) fn strings(value: Option<&rulebook_frontmatter::Value>) -> Vec<String> {
+    match value {
+        Some(rulebook_frontmatter::Value::String(s)) => vec![s.clone()],
+        Some(rulebook_frontmatter::Value::List(items)) => items
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    }
+}

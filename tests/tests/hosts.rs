@@ -1,0 +1,90 @@
+//! Host emulation (`--as`) against the real tools: every fixture tree of `fixtures/hosts/`
+//! is materialized, emulated for each verified host and each cwd, and compared with the
+//! golden file the real tool produced (`cargo xtask oracle` wrote them; this test needs no
+//! tool). Known differences are listed in the case's `differs` with their cause, and must
+//! still differ (so the list cannot go stale). The table of N/N per host is printed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rulebook_hosts::fixture::{Case, Golden, golden_of, golden_path};
+use rulebook_hosts::{Host, HostOptions, emulate};
+
+fn cases() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/hosts");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/hosts")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("case.json").is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn emulations_equal_the_real_tools_on_every_golden_file() {
+    let mut table: BTreeMap<Host, (usize, usize)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut stale = Vec::new();
+    let mut missing = Vec::new();
+    let cases = cases();
+    assert!(
+        cases.len() >= 40,
+        "at least 40 host fixture trees, found {}",
+        cases.len()
+    );
+    for dir in &cases {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let case = Case::load(dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(scratch.path()).unwrap();
+        case.materialize(dir, &root).unwrap();
+        for host in case.hosts() {
+            for cwd in &case.cwds {
+                let path = golden_path(dir, host, cwd);
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    missing.push(format!("{name} {host}@{cwd}"));
+                    continue;
+                };
+                let golden: Golden = serde_json::from_str(&text).unwrap();
+                let view = emulate(
+                    host,
+                    &HostOptions::new(root.join(cwd), root.join(&case.home)),
+                );
+                let ours = golden_of(&view, &root, cwd);
+                let cell = table.entry(host).or_default();
+                cell.1 += 1;
+                let key = format!("{host}@{cwd}");
+                let known = case.differs.get(&key);
+                if ours == golden {
+                    cell.0 += 1;
+                    if known.is_some() {
+                        stale.push(format!("{name} {key}: listed in `differs` but now equal"));
+                    }
+                } else if known.is_none() {
+                    failures.push(format!(
+                        "{name} {key}\n  real tool: {}\n  emulation: {}",
+                        serde_json::to_string(&golden).unwrap(),
+                        serde_json::to_string(&ours).unwrap()
+                    ));
+                }
+            }
+        }
+    }
+    for (host, (pass, all)) in &table {
+        println!("{:<10} {pass}/{all}", host.id());
+    }
+    assert!(
+        missing.is_empty(),
+        "golden files missing (run `cargo xtask oracle`):\n{}",
+        missing.join("\n")
+    );
+    assert!(stale.is_empty(), "{}", stale.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
