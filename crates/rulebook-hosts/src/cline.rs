@@ -45,9 +45,8 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
             if util::is_dir(&path) {
                 continue;
             }
-            let name = util::name(&path);
             let is_single = path == source;
-            if !is_single && !(name.ends_with(".md") || name.ends_with(".txt")) {
+            if !(is_single || util::has_suffix(&path, ".md") || util::has_suffix(&path, ".txt")) {
                 view.push(
                     path,
                     scope,
@@ -71,8 +70,7 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
             let title = fm
                 .get("name")
                 .and_then(Value::as_str)
-                .map(str::to_string)
-                .unwrap_or_else(|| stem(&path));
+                .map_or_else(|| stem(&path), str::to_string);
             if let Some(first) = entries
                 .iter()
                 .find(|e| e.title.eq_ignore_ascii_case(&title))

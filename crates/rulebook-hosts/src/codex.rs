@@ -41,7 +41,7 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
                 Status::Loaded,
                 "the user's Codex instructions (outside the project budget)",
             );
-            user_text = Some(text);
+            user_text = Some(text.trim().to_string());
         }
     }
     if let Some(text) = user_text {

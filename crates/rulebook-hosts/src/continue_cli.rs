@@ -113,7 +113,7 @@ fn rule_files(dir: &Path) -> Vec<PathBuf> {
             for entry in util::entries(&d) {
                 if util::is_dir(&entry) {
                     next.push(entry);
-                } else if util::name(&entry).ends_with(".md") && util::is_file(&entry) {
+                } else if util::has_suffix(&entry, ".md") && util::is_file(&entry) {
                     out.push(entry);
                 }
             }

@@ -97,7 +97,7 @@ pub(crate) fn cursor(options: &HostOptions) -> HostView {
             };
             let (fm, body) = util::frontmatter(&text);
             let always = fm.get("alwaysApply").and_then(Value::as_bool) == Some(true);
-            let globs = split_commas(util::strings(fm.get("globs")));
+            let globs = split_commas(&util::strings(fm.get("globs")));
             let description = fm
                 .get("description")
                 .and_then(Value::as_str)
@@ -157,7 +157,7 @@ pub(crate) fn cursor(options: &HostOptions) -> HostView {
     view
 }
 
-fn split_commas(globs: Vec<String>) -> Vec<String> {
+fn split_commas(globs: &[String]) -> Vec<String> {
     globs
         .iter()
         .flat_map(|g| g.split(','))
@@ -168,7 +168,7 @@ fn split_commas(globs: Vec<String>) -> Vec<String> {
 
 /// Windsurf: `.windsurf/rules/*.md` from the git root down to the workspace and below,
 /// `.windsurfrules`, the global `~/.codeium/windsurf/memories/global_rules.md`, `AGENTS.md`.
-/// `trigger:` always_on / glob / model_decision / manual. A rule file is limited to 12,000
+/// `trigger:` `always_on` / `glob` / `model_decision` / `manual`. A rule file is limited to 12,000
 /// characters (documented).
 pub(crate) fn windsurf(options: &HostOptions) -> HostView {
     const LIMIT: usize = 12_000;
@@ -220,7 +220,7 @@ pub(crate) fn windsurf(options: &HostOptions) -> HostView {
                     "a rule of a subdirectory applies to work inside it",
                 ),
                 "glob" => {
-                    let globs = split_commas(util::strings(fm.get("globs")));
+                    let globs = split_commas(&util::strings(fm.get("globs")));
                     view.push(
                         path,
                         Scope::Project,
@@ -308,7 +308,7 @@ pub(crate) fn copilot(options: &HostOptions) -> HostView {
             }
             Some(a) => {
                 // VS Code un-anchors a pattern: `src/**` matches at any depth.
-                let globs = split_commas(vec![a])
+                let globs = split_commas(&[a])
                     .into_iter()
                     .map(|g| {
                         if g.starts_with("**") {

@@ -49,7 +49,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Host {
-    /// OpenAI Codex CLI.
+    /// Codex CLI (`@openai/codex`).
     Codex,
     /// Anthropic Claude Code.
     Claude,

@@ -59,6 +59,15 @@ pub(crate) fn entries(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Whether the file name of `path` ends with `suffix`, case-sensitively, as the tools compare.
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "the tools compare names case-sensitively (`name.endsWith('.md')`)"
+)]
+pub(crate) fn has_suffix(path: &Path, suffix: &str) -> bool {
+    name(path).ends_with(suffix)
+}
+
 /// The file name of `path` as text (lossy).
 pub(crate) fn name(path: &Path) -> String {
     path.file_name()

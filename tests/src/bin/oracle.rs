@@ -78,11 +78,9 @@ fn run() -> Result<bool, String> {
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| {
-                loop {
-                    let Some((dir, case, host, cwd)) = jobs.lock().ok().and_then(|mut j| j.next())
-                    else {
-                        break;
-                    };
+                // The lock is taken and released inside `next`, never held over a run.
+                let next = || jobs.lock().ok().and_then(|mut j| j.next());
+                while let Some((dir, case, host, cwd)) = next() {
                     let outcome = one(&scripts, &dir, &case, host, &cwd, check);
                     if let Ok(mut r) = results.lock() {
                         r.push((dir, host, cwd, outcome));
