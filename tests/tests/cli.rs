@@ -651,3 +651,113 @@ fn agents_and_claude_explain() {
     insta::assert_snapshot!(run_below("claude-imports", "", &["explain"]));
     insta::assert_snapshot!(run_below("claude-imports", "", &["explain", "CLAUDE"]));
 }
+
+/// A host fixture tree (`fixtures/hosts/<case>`) materialized in a scratch directory; the
+/// binary runs in `cwd` of it with its home. Returns the redacted transcript.
+fn run_host_case(case: &str, cwd: &str, args: &[&str]) -> String {
+    let dir = workspace_root().join("fixtures/hosts").join(case);
+    let fixture = rulebook_hosts::fixture::Case::load(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(scratch.path()).unwrap();
+    fixture.materialize(&dir, &root).unwrap();
+    let output = Command::new(rulebook_binary())
+        .arg("-C")
+        .arg(root.join(cwd))
+        .arg("--home")
+        .arg(root.join(&fixture.home))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let redact = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes).replace(&root.display().to_string(), "[TREE]")
+    };
+    format!(
+        "$ rulebook {} (in {case}/{cwd})\nexit: {}\n--- stdout ---\n{}--- stderr ---\n{}",
+        args.join(" "),
+        output
+            .status
+            .code()
+            .map_or("signal".to_owned(), |c| c.to_string()),
+        redact(&output.stdout),
+        redact(&output.stderr)
+    )
+}
+
+macro_rules! host_snapshot {
+    ($name:ident, $case:expr, $cwd:expr, [$($arg:expr),* $(,)?]) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(run_host_case($case, $cwd, &[$($arg),*]));
+        }
+    };
+}
+
+host_snapshot!(
+    as_codex_list_cut,
+    "codex-budget",
+    "r/a/b",
+    ["list", "--as", "codex"]
+);
+host_snapshot!(
+    as_codex_list_json,
+    "codex-budget",
+    "r/a/b",
+    ["list", "--json", "--as", "codex"]
+);
+host_snapshot!(
+    as_claude_explain,
+    "claude-agents-local",
+    "r",
+    ["explain", "--as", "claude"]
+);
+host_snapshot!(
+    as_claude_explain_json,
+    "claude-kinds",
+    "r",
+    ["explain", "--json", "--as", "claude"]
+);
+host_snapshot!(
+    as_gemini_prompt,
+    "gemini-imports",
+    "r",
+    ["prompt", "--as", "gemini"]
+);
+host_snapshot!(
+    as_claude_match,
+    "claude-kinds",
+    "r",
+    ["match", "--as", "claude", "src/api/x.ts", "README.md"]
+);
+host_snapshot!(
+    as_cursor_list_documented,
+    "mixed-monorepo",
+    "r",
+    ["list", "--as", "cursor"]
+);
+host_snapshot!(compare_monorepo, "mixed-monorepo", "r", ["compare"]);
+host_snapshot!(
+    compare_monorepo_reasons,
+    "mixed-monorepo",
+    "r/apps/web",
+    ["compare", "--reasons", "--hosts", "claude,codex,gemini"]
+);
+host_snapshot!(
+    compare_json_one_file,
+    "mixed-monorepo",
+    "r",
+    ["compare", "--json", "--hosts", "codex,claude", "AGENTS.md"]
+);
+host_snapshot!(as_unknown_tool, "mixed-empty", "r", ["list", "--as", "vim"]);
+host_snapshot!(
+    as_with_read_is_refused,
+    "mixed-empty",
+    "r",
+    ["read", "rule://x", "--as", "codex"]
+);
+host_snapshot!(
+    as_prompt_nothing,
+    "mixed-empty",
+    "r",
+    ["prompt", "--as", "claude"]
+);

@@ -1,5 +1,5 @@
 //! The tools that cannot be run here (Cursor, Windsurf, Copilot in VS Code, Kiro, Zed),
-//! emulated from their documentation and source as SPEC-providers §3 reads them. Each view
+//! emulated from their documentation and source as behaviour.md §13 reads them. Each view
 //! carries the note "documented, not verified"; none renders a wrapping, because none was
 //! observed: the prompt is the loaded texts joined by blank lines.
 

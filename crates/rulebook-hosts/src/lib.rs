@@ -1,4 +1,4 @@
-//! Host emulation (SPEC-providers §E12): which rule files **one** real tool loads in a
+//! Host emulation (behaviour.md §13, E12): which rule files **one** real tool loads in a
 //! directory, in that tool's order, cut where it cuts, and the text it puts in front of the
 //! model. The union view of `rulebook` answers "what does an agent built on rulebook see";
 //! this crate answers "why does Claude not see my rule, when Cursor does?".

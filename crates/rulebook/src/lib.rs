@@ -232,7 +232,7 @@ impl Options {
         Self::default()
     }
 
-    /// Also emulate one real tool (SPEC-providers §E12): [`Rulebook::host_view`] then says
+    /// Also emulate one real tool (behaviour.md §13, E12): [`Rulebook::host_view`] then says
     /// which files that tool loads here, in its order, cut where it cuts. The union view
     /// (every other accessor) is unchanged.
     #[must_use]

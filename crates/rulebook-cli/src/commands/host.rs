@@ -472,7 +472,11 @@ pub(crate) fn compare(
         }
         out.push('\n');
     }
-    out.push_str("* documented, not verified (the tool cannot be run here); the others were checked against the real tool.\n");
+    // No padding at the ends of lines.
+    let mut out: String = out.lines().map(|l| format!("{}\n", l.trim_end())).collect();
+    if hosts.iter().any(|h| !h.verified()) {
+        out.push_str("* documented, not verified (the tool cannot be run here); the others were checked against the real tool.\n");
+    }
     out.push_str("loaded: at start; cut: at start, cut by the tool's budget; scoped: when a matching file is touched; on-request: by description or mention; -: not read.\n");
     if reasons {
         out.push('\n');
