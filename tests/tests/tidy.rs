@@ -33,7 +33,10 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("rulebook-ttsr", &["rulebook-rule"][..]),
         ("rulebook-match", &["rulebook-rule"][..]),
         // Host emulation reads as the tools read: the reader and the frontmatter parser.
-        ("rulebook-hosts", &["rulebook-frontmatter", "rulebook-fs"][..]),
+        (
+            "rulebook-hosts",
+            &["rulebook-frontmatter", "rulebook-fs"][..],
+        ),
         (
             "rulebook",
             &[

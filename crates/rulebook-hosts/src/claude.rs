@@ -246,7 +246,7 @@ impl Loader<'_> {
     /// `.claude/rules/**/*.md`: unconditional ones load, `paths:` ones wait.
     fn rules(&mut self, dir: &Path, kind: Kind, base: &Path) {
         let mut files = Vec::new();
-        directory_order(dir, &mut files, 0);
+        directory_order(dir, &mut files, &mut HashSet::new());
         let mut unconditional = 0;
         for path in files {
             let Some(raw) = util::read_text(&path) else {
@@ -295,8 +295,11 @@ impl Loader<'_> {
 
 /// `*.md` files under `dir`, depth first, each directory in the order the file system lists
 /// it (observed: Claude Code does not sort).
-fn directory_order(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
-    if depth > 64 {
+/// A directory reached twice (a link loop) is read once.
+fn directory_order(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
+    if seen.len() > util::MAX_DIRS
+        || !seen.insert(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))
+    {
         return;
     }
     let Ok(read) = std::fs::read_dir(dir) else {
@@ -305,7 +308,7 @@ fn directory_order(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
     for entry in read.filter_map(Result::ok) {
         let path = entry.path();
         if util::is_dir(&path) {
-            directory_order(&path, out, depth + 1);
+            directory_order(&path, out, seen);
         } else if util::has_suffix(&path, ".md") && util::is_file(&path) {
             out.push(path);
         }

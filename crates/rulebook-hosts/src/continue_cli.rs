@@ -107,9 +107,16 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
 fn rule_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut queue = vec![dir.to_path_buf()];
+    let mut seen = std::collections::HashSet::new();
     while !queue.is_empty() {
         let mut next = Vec::new();
         for d in queue {
+            // A directory reached twice (a link loop) is read once.
+            if seen.len() > util::MAX_DIRS
+                || !seen.insert(std::fs::canonicalize(&d).unwrap_or_else(|_| d.clone()))
+            {
+                continue;
+            }
             for entry in util::entries(&d) {
                 if util::is_dir(&entry) {
                     next.push(entry);

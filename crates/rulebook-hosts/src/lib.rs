@@ -336,3 +336,42 @@ pub fn emulate(host: Host, options: &HostOptions) -> HostView {
     };
     view.finish()
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// Link loops in the rule directories the emulations list themselves end.
+    #[test]
+    fn link_loops_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let (r, h) = (dir.path().join("r"), dir.path().join("h"));
+        for d in [
+            r.join(".git"),
+            r.join(".claude/rules"),
+            r.join(".continue/rules"),
+            h.clone(),
+        ] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(r.join(".claude/rules/a.md"), "A\n").unwrap();
+        std::fs::write(r.join(".continue/rules/b.md"), "B\n").unwrap();
+        for (link, target) in [
+            (".claude/rules/x", ".."),
+            (".claude/rules/y", "."),
+            (".continue/rules/x", ".."),
+            (".continue/rules/y", "."),
+        ] {
+            std::os::unix::fs::symlink(target, r.join(link)).unwrap();
+        }
+        for host in Host::ALL {
+            let view = emulate(host, &HostOptions::new(&r, &h));
+            assert!(view.files.len() < 50, "{host}: {} files", view.files.len());
+        }
+        let claude = emulate(Host::Claude, &HostOptions::new(&r, &h));
+        assert_eq!(
+            claude.loaded().filter(|f| f.path.ends_with("a.md")).count(),
+            1
+        );
+    }
+}

@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSetBuilder};
 
+/// The most directories one rules-directory listing reads (a bound against link farms).
+pub(crate) const MAX_DIRS: usize = 10_000;
+
 /// The bytes of a regular file, or `None` (missing, not a regular file, unreadable).
 pub(crate) fn read(path: &Path) -> Option<Vec<u8>> {
     rulebook_fs::read_bytes(path, None).ok()
