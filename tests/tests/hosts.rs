@@ -3,6 +3,7 @@
 //! golden file the real tool produced (`cargo xtask oracle` wrote them; this test needs no
 //! tool). Known differences are listed in the case's `differs` with their cause, and must
 //! still differ (so the list cannot go stale). The table of N/N per host is printed.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -886,8 +886,7 @@ const ORACLE_TOOLS: [(&str, &str); 6] = [
 /// each tool offline on every fixture tree.
 fn oracle(args: &[String]) -> Result<(), String> {
     let cache = env::var_os("RULEBOOK_ORACLE_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target").join("oracle"));
+        .map_or_else(|| root().join("target").join("oracle"), PathBuf::from);
     let install = !args.iter().any(|a| a == "--no-install");
     if install {
         for (folder, spec) in ORACLE_TOOLS {

@@ -399,7 +399,10 @@ fn main() -> ExitCode {
                 }
                 commands::host::matches(&place, host, &paths, cli.json)
             }
-            _ => unreachable!("checked above"),
+            _ => {
+                eprintln!("rulebook: --as works with list, explain, prompt and match");
+                return ExitCode::from(2);
+            }
         };
         return emit(text.as_bytes(), ExitCode::SUCCESS);
     }

@@ -118,7 +118,7 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
                     Status::NotRead,
                     format!(
                         "Claude Code reads AGENTS.md only when the project has no CLAUDE.md; this project has {}",
-                        claude.display()
+                        util::show(cwd, claude)
                     ),
                 ),
                 None => {

@@ -1,10 +1,25 @@
-//! Cline CLI 3.0.65, observed offline: the workspace is `cwd` (no upward search); it reads
-//! `AGENTS.md`, `.clinerules` (a file, or a directory's top-level `.md`/`.txt` files),
-//! `.cline/rules/`, and the global `~/.agents/AGENTS.md`, `~/.cline/rules/`,
-//! `~/Cline/Rules/`, `~/Documents/Cline/Rules/`. `paths:` is ignored, `disabled: true`
-//! honoured, `name:` is the title (else the file stem), empty files skipped; entries are
-//! sorted by title without regard to case and deduplicated by title, `.cline/rules` first.
+//! Cline CLI 3.0.65 (`@cline/core` 0.0.86, observed offline with a loopback model):
+//! - the workspace is `cwd`: no upward search, no git root;
+//! - sources, scanned in this order: `AGENTS.md` (titled `Workspace AGENTS.md`),
+//!   `.clinerules` (a file titled `.clinerules`, or a directory's top-level files),
+//!   `.cline/rules/`, `~/.agents/AGENTS.md` (`Global AGENTS.md`), `~/.cline/rules/`,
+//!   `~/Cline/Rules/`, `~/Documents/Cline/Rules/`, then `.cline/<dir>/rules.md` where
+//!   `<dir>` holds `managed.json`;
+//! - in a directory: regular files (a linked file is skipped) named `*.md`, `*.markdown` or
+//!   `*.txt` (any case), in the order the file system lists them;
+//! - frontmatter (`^---\r?\n…\r?\n---`) read as YAML: `disabled: true`, or `enabled: false`
+//!   without `disabled`, drops the rule, as do a YAML error, a `disabled` that is not a
+//!   boolean and a `name` that is not a string; `name:` is the title, else the file name
+//!   without its last extension; `paths:` is ignored;
+//! - the body: BOM removed, trimmed (CRLF kept); an empty one is dropped;
+//! - one rule per title (without case, trimmed): the **last** scanned wins, so global rules
+//!   override the workspace's;
+//! - sorted by title as `String.prototype.localeCompare` sorts (ICU's root collation:
+//!   white space, punctuation and symbols before digits before letters; case and accents
+//!   break ties only);
+//! - `# Rules\n` + `## <title>\n<body>` joined by blank lines.
 
+use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
 use rulebook_frontmatter::Value;
@@ -24,82 +39,205 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
     let home = options.home();
     let mut entries: Vec<Entry> = Vec::new();
 
-    let sources: [(PathBuf, Scope); 7] = [
-        (cwd.join(".cline/rules"), Scope::Project),
-        (cwd.join(".clinerules"), Scope::Project),
-        (cwd.join("AGENTS.md"), Scope::Project),
-        (home.join(".cline/rules"), Scope::User),
-        (home.join("Cline/Rules"), Scope::User),
-        (home.join("Documents/Cline/Rules"), Scope::User),
-        (home.join(".agents/AGENTS.md"), Scope::User),
+    let mut sources: Vec<(PathBuf, Scope, Option<&str>)> = vec![
+        (
+            cwd.join("AGENTS.md"),
+            Scope::Project,
+            Some("Workspace AGENTS.md"),
+        ),
+        (cwd.join(".clinerules"), Scope::Project, None),
+        (cwd.join(".cline/rules"), Scope::Project, None),
+        (
+            home.join(".agents/AGENTS.md"),
+            Scope::User,
+            Some("Global AGENTS.md"),
+        ),
+        (home.join(".cline/rules"), Scope::User, None),
+        (home.join("Cline/Rules"), Scope::User, None),
+        (home.join("Documents/Cline/Rules"), Scope::User, None),
     ];
-    for (source, scope) in sources {
+    for dir in util::entries(&cwd.join(".cline")) {
+        if util::is_file(&dir.join("managed.json")) {
+            sources.push((dir.join("rules.md"), Scope::Project, None));
+        }
+    }
+    for (source, scope, fixed_title) in sources {
         let files = if util::is_dir(&source) {
-            util::entries(&source)
+            directory_files(&mut view, &source, scope)
         } else if util::is_file(&source) {
             vec![source.clone()]
         } else {
             continue;
         };
         for path in files {
-            if util::is_dir(&path) {
-                continue;
-            }
-            let is_single = path == source;
-            if !(is_single || util::has_suffix(&path, ".md") || util::has_suffix(&path, ".txt")) {
-                view.push(
-                    path,
-                    scope,
-                    Status::NotRead,
-                    "Cline reads .md and .txt files only",
-                );
-                continue;
-            }
             let Some(raw) = util::read_text(&path) else {
                 continue;
             };
-            let (fm, body) = util::frontmatter(&raw);
-            if fm.get("disabled").and_then(Value::as_bool) == Some(true) {
-                view.push(path, scope, Status::NotRead, "disabled: true");
-                continue;
-            }
-            if body.trim().is_empty() {
-                view.push(path, scope, Status::NotRead, "empty");
-                continue;
-            }
-            let title = fm
-                .get("name")
-                .and_then(Value::as_str)
-                .map_or_else(|| stem(&path), str::to_string);
-            if let Some(first) = entries
+            let rule = match read(&raw) {
+                Ok(rule) => rule,
+                Err(why) => {
+                    view.push(path, scope, Status::NotRead, why);
+                    continue;
+                }
+            };
+            let title = match (fixed_title, rule.name) {
+                (Some(t), _) => t.to_string(),
+                (None, Some(name)) => name,
+                (None, None) => stem(&path),
+            };
+            let key = title.trim().to_lowercase();
+            if let Some(i) = entries
                 .iter()
-                .find(|e| e.title.eq_ignore_ascii_case(&title))
+                .position(|e| e.title.trim().to_lowercase() == key)
             {
-                let why = format!("the title `{title}` is taken by {}", first.path.display());
-                view.push(path, scope, Status::NotRead, why);
-                continue;
+                let old = entries.remove(i);
+                let why = format!(
+                    "the title `{}` is taken by {}, read after it (the last one read wins)",
+                    title,
+                    path.display()
+                );
+                view.push(old.path, old.scope, Status::NotRead, why);
             }
             entries.push(Entry {
                 title,
                 path,
                 scope,
-                body,
+                body: rule.body,
             });
         }
     }
-    entries.sort_by_key(|e| e.title.to_lowercase());
+    entries.sort_by(|a, b| collate(&a.title, &b.title));
     let mut sections = Vec::new();
     for e in entries {
         view.push(
             e.path.clone(),
             e.scope,
             Status::Loaded,
-            "a Cline rule (paths: is ignored by the CLI)",
+            "a Cline rule (the CLI ignores `paths:`)",
         );
-        sections.push(format!("## {}\n\n{}", e.title, e.body.trim()));
+        sections.push(format!("## {}\n{}", e.title, e.body));
     }
-    view.prompt = sections.join("\n\n");
+    if !sections.is_empty() {
+        view.prompt = format!("# Rules\n{}", sections.join("\n\n"));
+    }
     view
+}
+
+/// The rule files of a rules directory, in the order the file system lists them.
+fn directory_files(view: &mut HostView, dir: &Path, scope: Scope) -> Vec<PathBuf> {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in read.filter_map(Result::ok) {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            view.push(
+                path,
+                scope,
+                Status::NotRead,
+                "Cline reads the top level of a rules directory only",
+            );
+            continue;
+        }
+        let name = util::name(&path).to_ascii_lowercase();
+        let wanted = [".md", ".markdown", ".txt"]
+            .iter()
+            .any(|e| name.ends_with(e));
+        if !wanted {
+            view.push(
+                path,
+                scope,
+                Status::NotRead,
+                "Cline reads .md, .markdown and .txt files only",
+            );
+        } else if kind.is_symlink() {
+            view.push(
+                path,
+                scope,
+                Status::NotRead,
+                "a linked file inside a rules directory is skipped",
+            );
+        } else if kind.is_file() {
+            out.push(path);
+        }
+    }
+    out
+}
+
+struct Read {
+    name: Option<String>,
+    body: String,
+}
+
+/// A rule file as Cline reads it, or why it is dropped.
+fn read(raw: &str) -> Result<Read, &'static str> {
+    let text = raw.strip_prefix('\u{feff}').unwrap_or(raw);
+    let (meta, body) = match split(text) {
+        Some((meta, body)) => (Some(meta), body),
+        None => (None, text),
+    };
+    let mut name = None;
+    if let Some(meta) = meta {
+        let parsed = rulebook_frontmatter::parse_frontmatter(
+            &format!("---\n{meta}\n---\n"),
+            &rulebook_frontmatter::ParseOptions::new(),
+        );
+        if !parsed.warnings.is_empty() {
+            return Err("its frontmatter does not parse: Cline drops the rule");
+        }
+        let fm = parsed.frontmatter;
+        match fm.get("disabled") {
+            None | Some(Value::Null) => {
+                if fm.get("enabled") == Some(&Value::Bool(false)) {
+                    return Err("enabled: false");
+                }
+            }
+            Some(Value::Bool(true)) => return Err("disabled: true"),
+            Some(Value::Bool(false)) => {}
+            Some(_) => return Err("`disabled` is not a boolean: Cline drops the rule"),
+        }
+        match fm.get("name") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) => name = Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+            Some(_) => return Err("`name` is not a string: Cline drops the rule"),
+        }
+    }
+    let body = js_trim(body);
+    if body.is_empty() {
+        return Err("empty");
+    }
+    Ok(Read {
+        name,
+        body: body.to_string(),
+    })
+}
+
+/// `^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$`: the metadata and the rest.
+fn split(text: &str) -> Option<(&str, &str)> {
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))?;
+    let i = rest.find("\n---")?;
+    let meta_end = if i > 0 && rest.as_bytes()[i - 1] == b'\r' {
+        i - 1
+    } else {
+        i
+    };
+    let after = &rest[i + 4..];
+    let body = after
+        .strip_prefix("\r\n")
+        .or_else(|| after.strip_prefix('\n'))
+        .unwrap_or(after);
+    Some((&rest[..meta_end], body))
+}
+
+/// JavaScript's `String.prototype.trim`.
+fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
 }
 
 fn stem(path: &Path) -> String {
@@ -107,5 +245,146 @@ fn stem(path: &Path) -> String {
     match name.rsplit_once('.') {
         Some((stem, _)) if !stem.is_empty() => stem.to_string(),
         _ => name,
+    }
+}
+
+/// ICU's root collation for the titles people write (ASCII and Latin-1 letters):
+/// primary = white space < punctuation and symbols (in CLDR's order) < digits < letters
+/// (without case or accent) < other characters; then accents, then lower case first.
+fn collate(a: &str, b: &str) -> Ordering {
+    let keys = |s: &str| s.chars().map(key).collect::<Vec<_>>();
+    let (ka, kb) = (keys(a), keys(b));
+    let primary = |k: &[(u32, u32, u32)]| k.iter().map(|x| x.0).collect::<Vec<_>>();
+    let secondary = |k: &[(u32, u32, u32)]| k.iter().map(|x| x.1).collect::<Vec<_>>();
+    let tertiary = |k: &[(u32, u32, u32)]| k.iter().map(|x| x.2).collect::<Vec<_>>();
+    primary(&ka)
+        .cmp(&primary(&kb))
+        .then_with(|| secondary(&ka).cmp(&secondary(&kb)))
+        .then_with(|| tertiary(&ka).cmp(&tertiary(&kb)))
+        .then_with(|| a.cmp(b))
+}
+
+/// (primary, secondary, tertiary) weights of one character.
+fn key(c: char) -> (u32, u32, u32) {
+    const PUNCT: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
+    if c.is_whitespace() {
+        return (1, 0, 0);
+    }
+    if let Some(i) = PUNCT.find(c) {
+        return (10 + u32::try_from(i).unwrap_or(0), 0, 0);
+    }
+    if let Some(d) = c.to_digit(10) {
+        return (100 + d, 0, 0);
+    }
+    let (base, accent) = fold(c);
+    if base.is_ascii_alphabetic() {
+        let lower = base.to_ascii_lowercase();
+        let upper = u32::from(c.is_uppercase());
+        return (200 + u32::from(lower) - u32::from('a'), accent, upper);
+    }
+    (1000 + u32::from(c), 0, 0)
+}
+
+/// A Latin-1 letter without its accent, and a weight for the accent (0: none).
+fn fold(c: char) -> (char, u32) {
+    const TABLE: [(&str, char); 14] = [
+        ("àáâãäå", 'a'),
+        ("ÀÁÂÃÄÅ", 'A'),
+        ("ç", 'c'),
+        ("Ç", 'C'),
+        ("èéêë", 'e'),
+        ("ÈÉÊË", 'E'),
+        ("ìíîï", 'i'),
+        ("ÌÍÎÏ", 'I'),
+        ("ñ", 'n'),
+        ("Ñ", 'N'),
+        ("òóôõöø", 'o'),
+        ("ÒÓÔÕÖØ", 'O'),
+        ("ùúûüýÿ", 'u'),
+        ("ÙÚÛÜÝ", 'U'),
+    ];
+    for (set, base) in TABLE {
+        if let Some(i) = set.chars().position(|x| x == c) {
+            let base = if "ýÿÝ".contains(c) {
+                if c.is_uppercase() { 'Y' } else { 'y' }
+            } else {
+                base
+            };
+            return (base, 1 + u32::try_from(i).unwrap_or(0));
+        }
+    }
+    (c, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_sort_as_observed() {
+        // The order the real CLI printed (fixture T4 of the oracle run).
+        let observed = [
+            "-dash",
+            "(p",
+            "[q",
+            "@at",
+            "#h",
+            "$d",
+            "0x",
+            "a b",
+            "a_b",
+            "a-b",
+            "aa",
+            "ab",
+            "dfalse",
+            "Dup",
+            "eclair",
+            "éclair",
+            "gs",
+            "resume",
+            "résumé",
+            "rz",
+            "s",
+            "Workspace AGENTS.md",
+            "z z",
+            "Zz",
+            "zz9",
+            "Ω",
+        ];
+        let mut sorted = observed.to_vec();
+        sorted.reverse();
+        sorted.sort_by(|a, b| collate(a, b));
+        assert_eq!(sorted, observed);
+        let mut t2 = ["2", "10", "~t", ".clinerules", "_u"];
+        t2.sort_by(|a, b| collate(a, b));
+        assert_eq!(t2, ["_u", ".clinerules", "~t", "10", "2"]);
+    }
+
+    #[test]
+    fn frontmatter_as_cline_splits_it() {
+        assert_eq!(split("---\nname: x\n---\nbody"), Some(("name: x", "body")));
+        assert_eq!(
+            split("---\r\nname: x\r\n---\r\nbody\r\n"),
+            Some(("name: x", "body\r\n"))
+        );
+        // An empty block is no frontmatter: `---\n---\n` stays in the text.
+        assert_eq!(split("---\n---\nbody"), None);
+    }
+
+    #[test]
+    fn dropped_rules() {
+        assert!(read("---\ndisabled: true\n---\nx").is_err());
+        assert!(read("---\ndisabled: \"false\"\n---\nx").is_err());
+        assert!(read("---\nenabled: false\n---\nx").is_err());
+        assert!(read("---\ndisabled: false\nenabled: false\n---\nx").is_ok());
+        assert!(read("---\nname: 123\n---\nx").is_err());
+        assert!(read("---\npaths: [\"src/**\"]\n---\n  \n").is_err());
+        assert_eq!(
+            read("\u{feff}---\nname: T\n---\n body\r\n")
+                .unwrap()
+                .name
+                .as_deref(),
+            Some("T")
+        );
     }
 }

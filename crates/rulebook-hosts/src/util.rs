@@ -71,6 +71,11 @@ pub(crate) fn has_suffix(path: &Path, suffix: &str) -> bool {
     name(path).ends_with(suffix)
 }
 
+/// `path` relative to `cwd` when it lies under it (`CLAUDE.local.md`), else as it is.
+pub(crate) fn show(cwd: &Path, path: &Path) -> String {
+    path.strip_prefix(cwd).unwrap_or(path).display().to_string()
+}
+
 /// The file name of `path` as text (lossy).
 pub(crate) fn name(path: &Path) -> String {
     path.file_name()

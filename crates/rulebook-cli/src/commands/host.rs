@@ -473,7 +473,11 @@ pub(crate) fn compare(
         out.push('\n');
     }
     // No padding at the ends of lines.
-    let mut out: String = out.lines().map(|l| format!("{}\n", l.trim_end())).collect();
+    let mut out: String = out.lines().fold(String::new(), |mut acc, l| {
+        acc.push_str(l.trim_end());
+        acc.push('\n');
+        acc
+    });
     if hosts.iter().any(|h| !h.verified()) {
         out.push_str("* documented, not verified (the tool cannot be run here); the others were checked against the real tool.\n");
     }
