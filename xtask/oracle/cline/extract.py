@@ -83,7 +83,7 @@ for c in cands:
 
 def bodies(path):
     try:
-        s = open(path, encoding="utf-8", newline="").read()
+        s = open(path, encoding="utf-8", errors="replace", newline="").read()
     except (UnicodeDecodeError, OSError):
         return None, set()
     if s.startswith("\ufeff"):

@@ -85,7 +85,7 @@ cand = []   # (rank, path, [variants], is_agent)
 for rank, f in enumerate(order):
     try:
         if not os.path.isfile(f) or os.path.getsize(f) > 1 << 20: continue
-        raw = open(f, encoding="utf-8", newline="").read()
+        raw = open(f, encoding="utf-8", errors="replace", newline="").read()
     except (OSError, UnicodeDecodeError):
         continue
     vs = variants(raw)
