@@ -66,6 +66,11 @@ pub const MAX_WALK_ENTRIES: usize = 200_000;
 /// case-sensitive; `["*"]`: every file). See the crate docs for the rules of the walk. A walk stops at
 /// [`MAX_WALK_DEPTH`] levels and [`MAX_WALK_ENTRIES`] entries, with a warning.
 pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
+    walk_bounded(dir, extensions, MAX_WALK_ENTRIES)
+}
+
+/// [`walk_rules_dir`] with the entry bound as a parameter (tests use a small one).
+fn walk_bounded(dir: &Path, extensions: &[&str], max_entries: usize) -> Walked {
     let mut walked = Walked::default();
     match fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
@@ -112,12 +117,12 @@ pub fn walk_rules_dir(dir: &Path, extensions: &[&str]) -> Walked {
         .build();
     for entry in walker {
         visited += 1;
-        if visited > MAX_WALK_ENTRIES {
+        if visited > max_entries {
             walked.diagnostics.push(
                 Diagnostic::warning(
                     DiagnosticCode::WalkFailed,
                     format!(
-                        "Stopped walking {} after {MAX_WALK_ENTRIES} entries; rule files beyond them were not read (is it a link to a large tree?)",
+                        "Stopped walking {} after {max_entries} entries; rule files beyond them were not read (is it a link to a large tree?)",
                         dir.display()
                     ),
                 )
@@ -250,6 +255,93 @@ fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
     #[cfg(not(unix))]
     {
         a.cmp(b)
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    /// A directory with three rule files: the walk visits four entries (itself, three files).
+    fn three() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for n in ["a", "b", "c"] {
+            fs::write(dir.path().join(format!("{n}.md")), n).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn the_walk_stops_after_its_bound_with_a_warning() {
+        let dir = three();
+        let all = walk_bounded(dir.path(), &["md"], 4);
+        assert_eq!(all.files.len(), 3);
+        assert!(all.diagnostics.is_empty());
+        let cut = walk_bounded(dir.path(), &["md"], 3);
+        assert_eq!(cut.files.len(), 2, "the entry past the bound is not read");
+        assert_eq!(cut.diagnostics.len(), 1);
+        assert!(cut.diagnostics[0].message.contains("after 3 entries"));
+    }
+
+    #[test]
+    fn the_nested_search_stops_after_its_bound_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        for d in ["x", "y"] {
+            fs::create_dir_all(dir.path().join(d).join(".cursor")).unwrap();
+        }
+        let names = [".cursor".to_string()];
+        let all = find_bounded(dir.path(), &names, 100);
+        assert_eq!(all.by_name[".cursor"].len(), 2);
+        assert!(all.diagnostics.is_empty());
+        // Root, x, y, x/.cursor, y/.cursor: five entries.
+        let exact = find_bounded(dir.path(), &names, 5);
+        assert!(exact.diagnostics.is_empty(), "{:?}", exact.diagnostics);
+        let cut = find_bounded(dir.path(), &names, 1);
+        assert!(cut.by_name.is_empty());
+        assert_eq!(cut.diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn the_boundary_is_the_resolved_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = ReadOptions::new().project_root(Some(dir.path().to_path_buf()));
+        assert_eq!(
+            options.boundary(),
+            Some(fs::canonicalize(dir.path()).unwrap().as_path())
+        );
+        assert_eq!(ReadOptions::new().boundary(), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn real_path_names_the_file_behind_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("target.md"), "x").unwrap();
+        std::os::unix::fs::symlink("target.md", dir.path().join("link.md")).unwrap();
+        let (read, _) = read_rule(
+            &dir.path().join("link.md"),
+            &ReadOptions::new().real_path(true),
+        );
+        assert_eq!(
+            read.unwrap().real_path,
+            Some(fs::canonicalize(dir.path().join("target.md")).unwrap())
+        );
+        let (read, _) = read_rule(&dir.path().join("link.md"), &ReadOptions::new());
+        assert_eq!(read.unwrap().real_path, None);
+    }
+
+    /// A file removed after it was opened has no real path to check: `/proc` names it
+    /// "… (deleted)", which is never taken for a path.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_removed_after_opening_has_no_real_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone.md");
+        fs::write(&path, "x").unwrap();
+        let file = fs::File::open(&path).unwrap();
+        let meta = file.metadata().unwrap();
+        fs::remove_file(&path).unwrap();
+        assert!(opened_real_path(&file, &path, &meta).is_err());
     }
 }
 
@@ -668,6 +760,11 @@ pub struct Found {
 /// recorded and not descended. Bounded by [`MAX_WALK_DEPTH`] and [`MAX_WALK_ENTRIES`].
 /// A project with no nested rules costs this one traversal and no file reads.
 pub fn find_named(root: &Path, names: &[String]) -> Found {
+    find_bounded(root, names, MAX_WALK_ENTRIES)
+}
+
+/// [`find_named`] with the entry bound as a parameter (tests use a small one).
+fn find_bounded(root: &Path, names: &[String], max_entries: usize) -> Found {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -704,7 +801,7 @@ pub fn find_named(root: &Path, names: &[String]) -> Found {
     walker.run(|| {
         Box::new(|entry| {
             use ignore::WalkState;
-            if visited.fetch_add(1, Ordering::Relaxed) >= MAX_WALK_ENTRIES {
+            if visited.fetch_add(1, Ordering::Relaxed) >= max_entries {
                 return WalkState::Quit;
             }
             let entry = match entry {
@@ -746,12 +843,12 @@ pub fn find_named(root: &Path, names: &[String]) -> Found {
             .with_path(root),
         );
     }
-    if visited.load(Ordering::Relaxed) > MAX_WALK_ENTRIES {
+    if visited.load(Ordering::Relaxed) > max_entries {
         found.diagnostics.push(
             Diagnostic::warning(
                 DiagnosticCode::WalkFailed,
                 format!(
-                    "Stopped looking for nested rules in {} after {MAX_WALK_ENTRIES} entries; rules deeper in it were not found",
+                    "Stopped looking for nested rules in {} after {max_entries} entries; rules deeper in it were not found",
                     root.display()
                 ),
             )

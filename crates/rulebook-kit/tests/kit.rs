@@ -414,3 +414,170 @@ fn what_is_an_import_and_how_deep_it_goes() {
     let missing = expand_imports("first\nsecond @gone.md", &file, &options(4, false));
     assert_eq!(missing.diagnostics[0].line, Some(2));
 }
+
+/// `FileLoader` on a real tree: the project directories of E11 (names, glob roots, the
+/// descendants handed back), one file by name, the raw mode, and the reading options the
+/// mechanisms imply (the E10 boundary for project files only).
+#[cfg(unix)]
+#[test]
+fn the_file_loader_reads_the_chain_and_single_files() {
+    use rulebook_kit::{DiagnosticCode, FileLoader, Level, LoadResult, Profile};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(tmp.path()).unwrap().join("repo");
+    let cwd = root.join("apps/api");
+    let feature = cwd.join("src/feature");
+    let home = root.parent().unwrap().join("home");
+    for (path, text) in [
+        (
+            root.join(".cursor/rules/a.mdc"),
+            "---\nalwaysApply: true\n---\nA",
+        ),
+        (
+            cwd.join(".cursor/rules/b.mdc"),
+            "---\nalwaysApply: true\n---\nB",
+        ),
+        (feature.join(".cursor/rules/c.mdc"), "C"),
+        (root.parent().unwrap().join("outside.md"), "far away"),
+        (home.join("notes.md"), "---\nx: 1\n---\nhome notes"),
+    ] {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    std::os::unix::fs::symlink(
+        root.parent().unwrap().join("outside.md"),
+        cwd.join("link.md"),
+    )
+    .unwrap();
+    let ctx = LoadContext::new(&cwd, &home)
+        .profile(Profile::Extended)
+        .project_root_at(&root)
+        .nested([(".cursor".to_owned(), vec![feature.clone()])].into());
+    let loader = FileLoader::new(&ctx, "cursor", "Cursor", CURSOR);
+    assert_eq!(loader.mechanisms(), &ctx.mechanisms);
+
+    let mut out = LoadResult::default();
+    let descendants =
+        loader.load_project_dirs(&ctx, Path::new(".cursor/rules"), &["mdc"], &mut out);
+    let names: Vec<&str> = out.items.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["b", "a", "apps:api:src:feature:c"]);
+    assert_eq!(out.items[0].glob_root, None, "the cwd's own rules");
+    assert_eq!(out.items[1].glob_root.as_deref(), Some(root.as_path()));
+    assert_eq!(descendants, [(2, "src/feature".to_owned())]);
+
+    // One file: a missing one is nothing, silently; a path through a file is an error.
+    let mut one = LoadResult::default();
+    assert_eq!(
+        loader.load_file(
+            &cwd.join("none.md"),
+            "none",
+            Level::Project,
+            Some(&root),
+            &mut one
+        ),
+        None
+    );
+    assert!(one.diagnostics.is_empty());
+    assert_eq!(
+        loader.load_file(
+            &cwd.join(".cursor/rules/b.mdc/x"),
+            "x",
+            Level::Project,
+            Some(&root),
+            &mut one
+        ),
+        None
+    );
+    assert_eq!(one.diagnostics.len(), 1);
+    assert_eq!(one.diagnostics[0].code, DiagnosticCode::ReadFailed);
+    // The index returned is the rule's place in `items`.
+    let mut two = LoadResult::default();
+    two.items.push(out.items[0].clone());
+    let at = loader
+        .load_file(
+            &home.join("notes.md"),
+            "notes",
+            Level::User,
+            Some(&root),
+            &mut two,
+        )
+        .unwrap();
+    assert_eq!((at, two.items[at].name.as_str()), (1, "notes"));
+    assert_eq!(&*two.items[at].content, "home notes");
+    // Raw: the whole text is the content.
+    let raw = FileLoader::new(&ctx, "agents-md", "AGENTS.md", CURSOR).raw(true);
+    let at = raw
+        .load_file(
+            &home.join("notes.md"),
+            "notes",
+            Level::User,
+            Some(&root),
+            &mut two,
+        )
+        .unwrap();
+    assert_eq!(&*two.items[at].content, "---\nx: 1\n---\nhome notes");
+    // E10: a project file that links outside the root is refused; the same link read as a
+    // user file (no boundary) is read.
+    let mut linked = LoadResult::default();
+    assert_eq!(
+        loader.load_file(
+            &cwd.join("link.md"),
+            "link",
+            Level::Project,
+            Some(&root),
+            &mut linked
+        ),
+        None
+    );
+    assert_eq!(linked.diagnostics[0].code, DiagnosticCode::OutsideProject);
+    assert!(
+        loader
+            .load_file(
+                &cwd.join("link.md"),
+                "link",
+                Level::User,
+                Some(&root),
+                &mut linked
+            )
+            .is_some()
+    );
+    // With same-file dedup (Extended), the real path of a linked file is kept.
+    let read = linked.items.last().unwrap();
+    assert_eq!(
+        read.source.real_path.as_deref(),
+        Some(root.parent().unwrap().join("outside.md").as_path())
+    );
+}
+
+/// The original's `agents` provider folds kebab-case keys: `always-apply` is `alwaysApply`,
+/// and where both are written the camelCase one stands; without folding, the kebab key is
+/// just an unknown key.
+#[test]
+fn kebab_keys_fold_to_camel_case() {
+    use rulebook_kit::{FileLoader, Level, LoadResult, Profile};
+
+    let dir = tempfile::tempdir().unwrap();
+    let kebab = dir.path().join("kebab.md");
+    let both = dir.path().join("both.md");
+    std::fs::write(&kebab, "---\nalways-apply: true\nttsr-trigger: x\n---\nK").unwrap();
+    std::fs::write(&both, "---\nalways-apply: false\nalwaysApply: true\n---\nB").unwrap();
+    let ctx = LoadContext::new(dir.path(), dir.path()).profile(Profile::Extended);
+    let load = |fold: bool, path: &Path| {
+        let mut out = LoadResult::default();
+        FileLoader::new(&ctx, "agents", "Agents", NATIVE)
+            .fold_kebab_keys(fold)
+            .load_file(path, "x", Level::Project, None, &mut out)
+            .unwrap();
+        out.items.remove(0)
+    };
+    let folded = load(true, &kebab);
+    assert_eq!(folded.always_apply, Some(true));
+    assert!(folded.frontmatter.contains_key("ttsrTrigger"));
+    assert!(!folded.frontmatter.contains_key("always-apply"));
+    assert_eq!(load(false, &kebab).always_apply, None);
+    assert_eq!(
+        load(true, &both).always_apply,
+        Some(true),
+        "the camelCase key stands"
+    );
+}

@@ -163,6 +163,20 @@ fn invalid_rules_are_listed_with_their_reason() {
             [("empty", "Rule must have content")],
             "parallel: {parallel}"
         );
+        // The warning names the file, so a person can find it.
+        let warning = loaded
+            .diagnostics
+            .iter()
+            .find(|d| d.code == rulebook_rule::DiagnosticCode::InvalidItem)
+            .unwrap();
+        assert_eq!(
+            warning.path.as_deref(),
+            Some(std::path::Path::new("/p/empty.md"))
+        );
+        assert_eq!(
+            warning.message,
+            "Invalid item at /p/empty.md: Rule must have content"
+        );
     }
 }
 

@@ -185,3 +185,57 @@ fn an_unknown_home_has_no_user_sources() {
         Some(PathBuf::from("/h/.cursor/rules"))
     );
 }
+
+/// Where each provider ran: a parallel load of several providers runs them on worker
+/// threads; one provider, or a sequential load, runs on the caller's thread.
+#[test]
+fn parallel_loads_use_workers_only_for_several_providers() {
+    use std::sync::{Arc, Mutex};
+    use std::thread::ThreadId;
+
+    struct Where(&'static str, Arc<Mutex<Vec<ThreadId>>>);
+    impl Provider<Pairs> for Where {
+        fn id(&self) -> &str {
+            self.0
+        }
+        fn display_name(&self) -> &str {
+            self.0
+        }
+        fn description(&self) -> &'static str {
+            "records its thread"
+        }
+        fn priority(&self) -> i32 {
+            1
+        }
+        fn load(&self, _: &LoadContext) -> Result<LoadResult<String>, ProviderError> {
+            self.1.lock().unwrap().push(std::thread::current().id());
+            Ok(LoadResult::new(vec![format!("{}=1", self.0)]))
+        }
+    }
+    let here = std::thread::current().id();
+    let run = |ids: &[&'static str], parallel: Option<bool>| {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let mut registry = Registry::new();
+        for id in ids {
+            registry = registry.with(Where(id, seen.clone()));
+        }
+        if let Some(parallel) = parallel {
+            registry.parallel(parallel);
+        }
+        assert_eq!(
+            registry.load(&ctx(Profile::Extended)).items().count(),
+            ids.len()
+        );
+        let threads = seen.lock().unwrap().clone();
+        threads
+    };
+    assert!(
+        run(&["a", "b"], None).iter().all(|t| *t != here),
+        "parallel by default"
+    );
+    assert!(run(&["a", "b"], Some(false)).iter().all(|t| *t == here));
+    assert!(
+        run(&["a"], None).iter().all(|t| *t == here),
+        "one provider needs no worker"
+    );
+}
