@@ -330,6 +330,25 @@ mod bound_tests {
         assert_eq!(read.unwrap().real_path, None);
     }
 
+    /// `read_bytes` gives the file's bytes exactly (BOM, invalid UTF-8 and all), refuses
+    /// what is not a regular file, and a file over its bound.
+    #[test]
+    fn read_bytes_is_exact_and_refuses_other_kinds() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.md");
+        let bytes = b"\xEF\xBB\xBFtext \xFF\r\n";
+        fs::write(&path, bytes).unwrap();
+        assert_eq!(read_bytes(&path, None).unwrap(), bytes);
+        let len = bytes.len() as u64;
+        assert_eq!(read_bytes(&path, Some(len)).unwrap(), bytes);
+        let over = read_bytes(&path, Some(len - 1)).unwrap_err();
+        assert_eq!(over.kind(), std::io::ErrorKind::FileTooLarge);
+        let not_file = read_bytes(dir.path(), None).unwrap_err();
+        assert_eq!(not_file.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(not_file.to_string().contains("a directory"), "{not_file}");
+        assert!(read_bytes(&dir.path().join("missing"), None).is_err());
+    }
+
     /// A file removed after it was opened has no real path to check: `/proc` names it
     /// "… (deleted)", which is never taken for a path.
     #[cfg(target_os = "linux")]
