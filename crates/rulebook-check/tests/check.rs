@@ -209,10 +209,75 @@ fn the_config_file_is_found_upward_to_the_repository_root() {
     let err = config::load(&repo).unwrap_err();
     assert_eq!(err.path, repo.join("rulebook.toml"));
     assert!(err.to_string().contains("rulebook.toml"), "{err}");
+    // One that cannot be read (a directory of that name) is an error too, never skipped.
+    std::fs::remove_file(repo.join("rulebook.toml")).unwrap();
+    std::fs::create_dir_all(repo.join("rulebook.toml")).unwrap();
+    let err = config::load(&repo).unwrap_err();
+    assert!(err.message.starts_with("cannot read it"), "{err}");
     // An unknown code in it is an error of its own.
     let bad = config::CheckConfig {
         ignore: vec!["nope".to_owned()],
         ..Default::default()
     };
     assert!(CheckOptions::new().with_config(&bad).is_err());
+}
+
+/// Unquoted globs outside Cursor (a finding, at the line of the glob, a list item too, but
+/// not an item of another key); always-apply rules whose globs do nothing; a rule with
+/// globs and nothing else (seen in Extended when a path matches, unseen in Reference);
+/// globs that name a directory, and ones that hold a wildcard (fine).
+#[test]
+fn globs_findings_under_both_profiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("project");
+    write(&p, ".git/HEAD", "ref: refs/heads/main\n");
+    write(
+        &p,
+        ".xcsh/rules/star.md",
+        "---\ndescription: Star\nglobs: *.ts\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".xcsh/rules/items.md",
+        "---\ndescription: Items\nglobs:\n  - src/a.ts\n  - *.md\nother:\n  - *.txt\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".xcsh/rules/always.md",
+        "---\nalwaysApply: true\nglobs: [\"src/**\"]\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".xcsh/rules/only-globs.md",
+        "---\nglobs: [\"**/*.rs\"]\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".xcsh/rules/dirs.md",
+        "---\ndescription: Dirs\nglobs: [\"lib\", \"lib/*.rs\", \"\"]\n---\nBody\n",
+    );
+    write(&p, "lib/a.rs", "x");
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    let options = CheckOptions::new();
+    insta::assert_snapshot!(format!(
+        "== extended\n{}\n== reference\n{}",
+        report(dir.path(), Profile::Extended, &options),
+        report(dir.path(), Profile::Reference, &options)
+    ));
+}
+
+/// Warnings alone fail only a strict check.
+#[test]
+fn warnings_alone_fail_only_when_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("project");
+    write(&p, ".git/HEAD", "ref: refs/heads/main\n");
+    write(&p, ".xcsh/rules/a.md", "---\ndescription: A\nfoo: 1\n---\nBody\n");
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    let book = Rulebook::discover(&p, Some(dir.path().join("home")), &Options::new());
+    let relaxed = check(&book, &CheckOptions::new());
+    assert_eq!(relaxed.count(Severity::Error), 0);
+    assert!(relaxed.count(Severity::Warning) > 0, "{:?}", relaxed.findings);
+    assert!(!relaxed.failed());
+    assert!(check(&book, &CheckOptions::new().strict(true)).failed());
 }
