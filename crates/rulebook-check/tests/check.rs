@@ -272,12 +272,20 @@ fn warnings_alone_fail_only_when_strict() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("project");
     write(&p, ".git/HEAD", "ref: refs/heads/main\n");
-    write(&p, ".xcsh/rules/a.md", "---\ndescription: A\nfoo: 1\n---\nBody\n");
+    write(
+        &p,
+        ".xcsh/rules/a.md",
+        "---\ndescription: A\nfoo: 1\n---\nBody\n",
+    );
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
     let book = Rulebook::discover(&p, Some(dir.path().join("home")), &Options::new());
     let relaxed = check(&book, &CheckOptions::new());
     assert_eq!(relaxed.count(Severity::Error), 0);
-    assert!(relaxed.count(Severity::Warning) > 0, "{:?}", relaxed.findings);
+    assert!(
+        relaxed.count(Severity::Warning) > 0,
+        "{:?}",
+        relaxed.findings
+    );
     assert!(!relaxed.failed());
     assert!(check(&book, &CheckOptions::new().strict(true)).failed());
 }

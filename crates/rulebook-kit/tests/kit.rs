@@ -580,4 +580,47 @@ fn kebab_keys_fold_to_camel_case() {
         Some(true),
         "the camelCase key stands"
     );
+    let reference = LoadContext::new(dir.path(), dir.path()).profile(Profile::Reference);
+    assert_eq!(
+        FileLoader::new(&reference, "agents", "Agents", NATIVE).mechanisms(),
+        &rulebook_kit::Mechanisms::REFERENCE
+    );
+}
+
+/// An import back to the file being expanded is a cycle; a code span hides an import
+/// even after a space inside it; Gemini's rule: a path starts with `.`, `/` or a letter.
+#[test]
+fn cycles_to_the_root_code_spans_and_path_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("CLAUDE.md"), "top @a.md").unwrap();
+    std::fs::write(root.join("a.md"), "a @CLAUDE.md").unwrap();
+    std::fs::write(root.join("_x.md"), "X").unwrap();
+    std::fs::write(root.join("x.md"), "X").unwrap();
+    let options = |path_start_rule| ImportOptions {
+        max_depth: 5,
+        boundary: root.clone(),
+        allow_outside: false,
+        home: root.join("home"),
+        path_start_rule,
+    };
+    let file = root.join("CLAUDE.md");
+    let cycle = expand_imports("top @a.md", &file, &options(false));
+    assert_eq!(cycle.text, "top a @CLAUDE.md");
+    assert!(cycle.diagnostics[0].message.contains("a cycle of imports"));
+
+    let spans = expand_imports("`see @x.md` and @x.md", &file, &options(false));
+    assert_eq!(spans.text, "`see @x.md` and X");
+
+    let absolute = format!("@{}", root.join("x.md").display());
+    let text = format!("@_x.md @./x.md {absolute} @x.md");
+    assert_eq!(
+        expand_imports(&text, &file, &options(false)).text,
+        "X X X X"
+    );
+    assert_eq!(
+        expand_imports(&text, &file, &options(true)).text,
+        "@_x.md X X X",
+        "Gemini reads no import starting with `_`"
+    );
 }
