@@ -609,8 +609,8 @@ fn cycles_to_the_root_code_spans_and_path_starts() {
     assert_eq!(cycle.text, "top a @CLAUDE.md");
     assert!(cycle.diagnostics[0].message.contains("a cycle of imports"));
 
-    let spans = expand_imports("`see @x.md` and @x.md", &file, &options(false));
-    assert_eq!(spans.text, "`see @x.md` and X");
+    let spans = expand_imports("`see @x.md here` and @x.md", &file, &options(false));
+    assert_eq!(spans.text, "`see @x.md here` and X");
 
     let absolute = format!("@{}", root.join("x.md").display());
     let text = format!("@_x.md @./x.md {absolute} @x.md");
