@@ -245,8 +245,11 @@ fn key_text(value: &Value) -> String {
     }
 }
 
+/// `!!str`, as the parser resolves it (handle `tag:yaml.org,2002:`, suffix `str`), or the
+/// verbatim `!<tag:yaml.org,2002:str>`.
 fn is_str_tag(tag: Option<&Tag>) -> bool {
-    tag.is_some_and(|t| t.suffix == "str" && (t.handle == "!!" || t.handle == "tag:yaml.org,2002:"))
+    const STR: &str = "tag:yaml.org,2002:str";
+    tag.is_some_and(|t| STR.strip_prefix(t.handle.as_str()) == Some(t.suffix.as_str()))
 }
 
 /// YAML 1.2 core schema for plain scalars; everything quoted or block-styled is a string.
