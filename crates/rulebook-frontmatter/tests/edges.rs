@@ -40,10 +40,14 @@ fn normalization_alone() {
 
 #[test]
 fn recovery_leaves_block_scalars_and_quoted_values_and_reaches_list_items() {
-    let (outcome, map) =
-        parse("---\ndescription: |\n  Use *this*: carefully\n  and: that\nglobs: *.ts\n---\n");
+    let (outcome, map) = parse(
+        "---\ndescription: |\n  Use *this*: carefully\n  and: *that*\n\n  end\nglobs: *.ts\n---\n",
+    );
     assert_eq!(outcome, Outcome::Recovered);
-    assert_eq!(map["description"], s("Use *this*: carefully\nand: that\n"));
+    assert_eq!(
+        map["description"],
+        s("Use *this*: carefully\nand: *that*\n\nend\n")
+    );
     assert_eq!(map["globs"], s("*.ts"));
 
     let (_, map) = parse("---\nitems:\n  - name: *bad\n    other: ok\nglobs: *.ts\n---\n");
