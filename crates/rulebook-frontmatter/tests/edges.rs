@@ -129,3 +129,15 @@ fn aliases_of_maps_count_their_nodes() {
     let (outcome, map) = parse(&text);
     assert_ne!(outcome, Outcome::Parsed, "{} keys", map.len());
 }
+
+/// E4 quotes a double-quoted value only when its one problem is an escape YAML does not
+/// know (`"console\.log"`); a value with an unescaped `"` inside is not a quoted string the
+/// recovery can repair, so the line parser reads the file.
+#[test]
+fn recovery_repairs_unknown_escapes_only() {
+    let (outcome, map) = parse("---\npattern: \"console\\.log\"\n---\n");
+    assert_eq!(outcome, Outcome::Recovered);
+    assert_eq!(map["pattern"], s("console\\.log"));
+    let (outcome, _) = parse("---\npattern: \"say \"hi\" \\d\"\n---\n");
+    assert_eq!(outcome, Outcome::LineParser);
+}
