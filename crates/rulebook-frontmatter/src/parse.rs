@@ -244,9 +244,8 @@ fn locate(
         width += if c == '\t' { 2 } else { 1 };
         column += 1;
     }
-    if error.column > 1 && width + 1 < error.column {
-        column += error.column - 1 - width;
-    }
+    // The parser's column is at most one past the line's end (its newline), which the walk
+    // reaches: the expanded width of the line is what the walk counts.
     YamlError {
         message: error.message.clone(),
         line: normalized.original_line(meta_start + offset),
