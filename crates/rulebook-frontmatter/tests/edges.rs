@@ -141,3 +141,33 @@ fn recovery_repairs_unknown_escapes_only() {
     let (outcome, _) = parse("---\npattern: \"say \"hi\" \\d\"\n---\n");
     assert_eq!(outcome, Outcome::LineParser);
 }
+
+/// An alias counts every node of what it names, a map's keys included: a map of ten keys
+/// is 21 nodes, a list of ten items 11. The frontmatter below is exactly the bound with
+/// `pad` items of padding, and one node over it with one more.
+#[test]
+fn aliases_count_exactly() {
+    let text = |anchored: &str, pad: usize| {
+        format!(
+            "---\na: &x {anchored}\nb: *x\np: [{}]\n---\n",
+            vec!["0"; pad].join(",")
+        )
+    };
+    let map = format!(
+        "{{{}}}",
+        (0..10)
+            .map(|i| format!("k{i}: 0"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let list = format!("[{}]", vec!["0"; 10].join(","));
+    // Nodes: `a` 1 + the value + `b` 1 + the alias (the value again) + `p` 1 + the list
+    // (pad + 1) + the root 1.
+    for (anchored, size) in [(map.as_str(), 21), (list.as_str(), 11)] {
+        let pad = 100_000 - (1 + size + 1 + size + 1 + 1 + 1);
+        let (outcome, _) = parse(&text(anchored, pad));
+        assert_eq!(outcome, Outcome::Parsed, "{anchored}");
+        let (outcome, _) = parse(&text(anchored, pad + 1));
+        assert_ne!(outcome, Outcome::Parsed, "{anchored}");
+    }
+}
