@@ -150,6 +150,14 @@ mod tests {
                 }
             }
         }
+
+        async fn send_notification(&mut self, method: &str) {
+            let line = json!({"jsonrpc": "2.0", "method": method});
+            self.to_server
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .unwrap();
+        }
     }
 
     /// A session over in-memory pipes: every handler answers from a temporary project, and
@@ -371,6 +379,81 @@ mod tests {
                 .is_object()
         );
         assert!(server.subscribed(&["rule://ts".to_owned()]).is_empty());
+
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
+
+    /// The handshake alone is enough for notifications (the client's `initialized` makes
+    /// the server remember it); completion answers only the template's `name`; a tool call
+    /// takes at most `MAX_PATHS` paths.
+    #[tokio::test]
+    async fn notifications_after_the_handshake_completion_refs_and_the_paths_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let rules = project.join(".cursor/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        std::fs::write(rules.join("ts.mdc"), "---\ndescription: TS\n---\nA\n").unwrap();
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .watch(false),
+        );
+        let (client, served) = tokio::io::duplex(1 << 20);
+        let (from_server, to_server) = tokio::io::split(client);
+        let (input, output) = tokio::io::split(served);
+        let session = tokio::spawn(serve(server.clone(), input, output));
+        let mut client = Client {
+            to_server,
+            lines: BufReader::new(from_server).lines(),
+            next_id: 0,
+        };
+        client.call(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+        )
+        .await;
+        client.send_notification("notifications/initialized").await;
+        // A new rule: the list changed, and the client hears it with no request of its own.
+        std::fs::write(rules.join("new.mdc"), "---\ndescription: New\n---\nB\n").unwrap();
+        // The `initialized` notification is handled on the server's own task: wait (a
+        // bounded while) until it has been, then ask for the changes.
+        for _ in 0..100 {
+            if server.peer().is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let changes = server.refresh();
+        assert!(changes.list_changed);
+        server.notify(&changes).await;
+        let note = tokio::time::timeout(Duration::from_secs(5), client.next())
+            .await
+            .expect("a notification after the handshake");
+        assert_eq!(note["method"], "notifications/resources/list_changed");
+
+        let complete = |uri: &str, argument: &str| json!({"ref": {"type": "ref/resource", "uri": uri}, "argument": {"name": argument, "value": "t"}});
+        let values = |reply: &Value| reply["result"]["completion"]["values"].clone();
+        let named = client
+            .call("completion/complete", complete(TEMPLATE, "name"))
+            .await;
+        assert_eq!(values(&named), json!(["ts"]));
+        for (uri, argument) in [(TEMPLATE, "other"), ("rule://ts", "name")] {
+            let reply = client
+                .call("completion/complete", complete(uri, argument))
+                .await;
+            assert_eq!(values(&reply), json!([]), "{uri} {argument}");
+        }
+
+        let paths =
+            |n: usize| json!({"name": "rules_for_paths", "arguments": {"paths": vec!["a.ts"; n]}});
+        let most = client.call("tools/call", paths(view::MAX_PATHS)).await;
+        assert!(
+            most["result"]["structuredContent"]["paths"].is_array(),
+            "{most}"
+        );
+        let over = client.call("tools/call", paths(view::MAX_PATHS + 1)).await;
+        assert_eq!(over["error"]["code"], -32602);
 
         drop(client);
         session.await.unwrap().unwrap();
