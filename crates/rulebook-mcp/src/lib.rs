@@ -394,6 +394,14 @@ mod tests {
         let rules = project.join(".cursor/rules");
         std::fs::create_dir_all(&rules).unwrap();
         std::fs::write(rules.join("ts.mdc"), "---\ndescription: TS\n---\nA\n").unwrap();
+        // More rules than one completion answer holds.
+        for i in 0..=100 {
+            std::fs::write(
+                rules.join(format!("r{i:03}.mdc")),
+                format!("---\ndescription: R{i}\n---\nR\n"),
+            )
+            .unwrap();
+        }
         let server = RulebookServer::new(
             ServeOptions::new(&project)
                 .home(dir.path().join("home"))
@@ -445,6 +453,27 @@ mod tests {
             assert_eq!(values(&reply), json!([]), "{uri} {argument}");
         }
 
+        let all = client
+            .call(
+                "completion/complete",
+                json!({"ref": {"type": "ref/resource", "uri": TEMPLATE}, "argument": {"name": "name", "value": "r"}}),
+            )
+            .await;
+        assert_eq!(values(&all).as_array().unwrap().len(), 100);
+        assert_eq!(all["result"]["completion"]["total"], 101);
+        assert_eq!(all["result"]["completion"]["hasMore"], true);
+
+        let prompt_paths =
+            |n: usize| json!({"name": "rules", "arguments": {"paths": vec!["a.ts"; n].join("\n")}});
+        let most = client
+            .call("prompts/get", prompt_paths(view::MAX_PATHS))
+            .await;
+        assert!(most["result"]["messages"].is_array(), "{most}");
+        let over = client
+            .call("prompts/get", prompt_paths(view::MAX_PATHS + 1))
+            .await;
+        assert_eq!(over["error"]["code"], -32602);
+
         let paths =
             |n: usize| json!({"name": "rules_for_paths", "arguments": {"paths": vec!["a.ts"; n]}});
         let most = client.call("tools/call", paths(view::MAX_PATHS)).await;
@@ -455,6 +484,54 @@ mod tests {
         let over = client.call("tools/call", paths(view::MAX_PATHS + 1)).await;
         assert_eq!(over["error"]["code"], -32602);
 
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
+
+    /// Under the reference profile the prompt is served, and `paths` (which attaches rules
+    /// by glob, never done there) is refused.
+    #[tokio::test]
+    async fn the_reference_prompt_refuses_paths_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join(".cursor/rules")).unwrap();
+        std::fs::write(
+            project.join(".cursor/rules/a.mdc"),
+            "---\nalwaysApply: true\n---\nAlways.\n",
+        )
+        .unwrap();
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .options(rulebook::Options::new().profile(rulebook::Profile::Reference))
+                .watch(false),
+        );
+        let (client, served) = tokio::io::duplex(1 << 16);
+        let (from_server, to_server) = tokio::io::split(client);
+        let (input, output) = tokio::io::split(served);
+        let session = tokio::spawn(serve(server, input, output));
+        let mut client = Client {
+            to_server,
+            lines: BufReader::new(from_server).lines(),
+            next_id: 0,
+        };
+        client.call(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+        )
+        .await;
+        let plain = client.call("prompts/get", json!({"name": "rules"})).await;
+        let text = plain["result"]["messages"][0]["content"]["text"]
+            .as_str()
+            .unwrap();
+        assert!(text.contains("Always."), "{plain}");
+        let with = client
+            .call(
+                "prompts/get",
+                json!({"name": "rules", "arguments": {"paths": "src/a.ts"}}),
+            )
+            .await;
+        assert_eq!(with["error"]["code"], -32602);
         drop(client);
         session.await.unwrap().unwrap();
     }
