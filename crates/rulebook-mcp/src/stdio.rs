@@ -297,4 +297,27 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert!(String::from_utf8_lossy(&errors[0]).contains("longer than"));
     }
+
+    /// A line of exactly `MAX_LINE` bytes is taken; one byte more is not.
+    #[tokio::test]
+    async fn a_line_of_exactly_the_limit_is_taken() {
+        let line = |len: usize| {
+            let head = b"{\"id\":1,\"method\":\"ping\",\"pad\":\"";
+            let mut l = head.to_vec();
+            l.resize(len - 2, b'a');
+            l.extend_from_slice(b"\"}");
+            assert_eq!(l.len(), len);
+            l
+        };
+        let mut input = line(MAX_LINE);
+        input.push(b'\n');
+        let (forwarded, errors) = lines(&input).await;
+        assert!(errors.is_empty());
+        assert_eq!(forwarded.len(), MAX_LINE + 1);
+        let mut input = line(MAX_LINE + 1);
+        input.push(b'\n');
+        let (forwarded, errors) = lines(&input).await;
+        assert!(forwarded.is_empty());
+        assert_eq!(errors.len(), 1);
+    }
 }
