@@ -535,4 +535,84 @@ mod tests {
         drop(client);
         session.await.unwrap().unwrap();
     }
+
+    /// A client may send its last request and close at once: the request is answered
+    /// before the session ends. And with watching on, a change to a user-level rule (a
+    /// directory outside the project) is noticed and notified.
+    #[tokio::test]
+    async fn the_last_request_is_answered_and_user_rules_are_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(&project).unwrap();
+        let user_rules = home.join(".xcsh/agent/rules");
+        std::fs::create_dir_all(&user_rules).unwrap();
+        std::fs::write(user_rules.join("u.md"), "---\ndescription: U\n---\nOne\n").unwrap();
+        let options = || {
+            ServeOptions::new(&project)
+                .home(&home)
+                .debounce(Duration::from_millis(50))
+        };
+
+        // The last request, then the end of input.
+        let (client, served) = tokio::io::duplex(1 << 16);
+        let (from_server, mut to_server) = tokio::io::split(client);
+        let (input, output) = tokio::io::split(served);
+        let session = tokio::spawn(serve(
+            RulebookServer::new(options().watch(false)),
+            input,
+            output,
+        ));
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+        let last = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/list"});
+        to_server
+            .write_all(format!("{init}\n{last}\n").as_bytes())
+            .await
+            .unwrap();
+        to_server.shutdown().await.unwrap();
+        drop(to_server);
+        let mut lines = BufReader::new(from_server).lines();
+        let mut ids = Vec::new();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let reply: Value = serde_json::from_str(&line).unwrap();
+            ids.push(reply["id"].clone());
+        }
+        assert!(
+            ids.contains(&json!(2)),
+            "the last request was answered: {ids:?}"
+        );
+        session.await.unwrap().unwrap();
+
+        // Watching: the user's rule changes, the client hears of it (a bounded wait).
+        let (client, served) = tokio::io::duplex(1 << 16);
+        let (from_server, to_server) = tokio::io::split(client);
+        let (input, output) = tokio::io::split(served);
+        let session = tokio::spawn(serve(
+            RulebookServer::new(options().watch(true)),
+            input,
+            output,
+        ));
+        let mut client = Client {
+            to_server,
+            lines: BufReader::new(from_server).lines(),
+            next_id: 0,
+        };
+        client.call(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+        )
+        .await;
+        client.send_notification("notifications/initialized").await;
+        client
+            .call("resources/subscribe", json!({"uri": "rule://u"}))
+            .await;
+        std::fs::write(user_rules.join("u.md"), "---\ndescription: U\n---\nTwo\n").unwrap();
+        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
+            .await
+            .expect("a change outside the project is watched");
+        assert_eq!(note["method"], "notifications/resources/updated");
+        assert_eq!(note["params"]["uri"], "rule://u");
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
 }

@@ -282,6 +282,33 @@ mod tests {
         assert!(errors.is_empty());
     }
 
+    /// Before `initialize`, a request (`ping`) is forwarded but does not open the session:
+    /// a notification after it is still dropped.
+    #[tokio::test]
+    async fn only_initialize_opens_the_session() {
+        let (forwarded, _) = lines(
+            b"{\"id\":7,\"method\":\"ping\"}\n{\"method\":\"notifications/x\"}\n{\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/y\"}\n",
+        )
+        .await;
+        assert_eq!(
+            forwarded,
+            b"{\"id\":7,\"method\":\"ping\"}\n{\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/y\"}\n"
+        );
+    }
+
+    /// A response has an `id` and no `method`; a notification or a request of the server's
+    /// own is not one.
+    #[test]
+    fn responses_are_told_from_requests_and_notifications() {
+        assert!(is_response(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
+        assert!(!is_response(
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}"
+        ));
+        assert!(!is_response(
+            b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}"
+        ));
+    }
+
     /// Past rmcp's own bound a line would be dropped without a word: ours must not be larger.
     #[test]
     fn the_line_bound_is_rmcps() {
