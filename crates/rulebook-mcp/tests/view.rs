@@ -78,6 +78,11 @@ fn explain_of_one_name_gives_its_files_and_none_for_an_unknown_name() {
         one.rules[1].reason
     );
     assert!(view::explain(&book, Some("no-such-rule")).is_none());
+    // The warnings of one rule are those about its own files.
+    assert!(one.warnings.is_empty(), "{:?}", one.warnings);
+    let broken = view::explain(&book, Some("react-components")).unwrap();
+    assert_eq!(broken.warnings.len(), 1);
+    assert_eq!(broken.rules.len(), 1);
 }
 
 #[test]
