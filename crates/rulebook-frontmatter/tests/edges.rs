@@ -160,7 +160,7 @@ fn aliases_count_exactly() {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let list = format!("[{}]", vec!["0"; 10].join(","));
+    let list = format!("[{}]", ["0"; 10].join(","));
     // Nodes: `a` 1 + the value + `b` 1 + the alias (the value again) + `p` 1 + the list
     // (pad + 1) + the root 1.
     for (anchored, size) in [(map.as_str(), 21), (list.as_str(), 11)] {

@@ -226,8 +226,7 @@ fn parallel_loads_use_workers_only_for_several_providers() {
             registry.load(&ctx(Profile::Extended)).items().count(),
             ids.len()
         );
-        let threads = seen.lock().unwrap().clone();
-        threads
+        seen.lock().unwrap().clone()
     };
     assert!(
         run(&["a", "b"], None).iter().all(|t| *t != here),
