@@ -606,6 +606,22 @@ pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<D
     (Some(ReadRule { text, real_path }), diagnostics)
 }
 
+/// `a/./b/../c` → `a/c`: `.` and `..` resolved without touching the file system (a `..`
+/// at the root stays at the root).
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// The bytes of a regular file, exactly (no BOM stripped, no decoding), for callers that
 /// must reproduce what another tool reads (host emulation). Opened without blocking, so a
 /// FIFO cannot hang; anything but a regular file is an [`std::io::ErrorKind::InvalidInput`]

@@ -138,20 +138,15 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
 
     // Below cwd: CLAUDE.md files wait until a file in their directory is touched.
     for name in ["CLAUDE.md", "CLAUDE.local.md"] {
-        if let Some(dirs) = rulebook_fs::find_named(cwd, &[name.to_string()])
-            .by_name
-            .remove(name)
-        {
-            for dir in dirs {
-                let path = dir.join(name);
-                if util::is_file(&path) {
-                    loader.view.push(
-                        path,
-                        Scope::Project,
-                        Status::Scoped { base: dir, globs: vec!["**".into()] },
-                        "below the working directory: Claude Code reads it when it touches a file there",
-                    );
-                }
+        for dir in util::below(cwd, name) {
+            let path = dir.join(name);
+            if util::is_file(&path) {
+                loader.view.push(
+                    path,
+                    Scope::Project,
+                    Status::under(dir),
+                    "below the working directory: Claude Code reads it when it touches a file there",
+                );
             }
         }
     }
@@ -222,7 +217,7 @@ impl Loader<'_> {
             } else {
                 base.join(&target)
             };
-            let resolved = normalize(&resolved);
+            let resolved = rulebook_fs::normalize_lexically(&resolved);
             if kind != Kind::User && !resolved.starts_with(self.cwd) {
                 if util::is_file(&resolved) {
                     self.view.files.push(HostFile {
@@ -451,21 +446,6 @@ fn is_text_path(token: &str) -> bool {
         Some(ext) => !BINARY.contains(&ext.to_string_lossy().to_ascii_lowercase().as_str()),
         None => true,
     }
-}
-
-/// `a/./b/../c` → `a/c`, without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

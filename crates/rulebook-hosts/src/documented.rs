@@ -28,34 +28,31 @@ fn render(view: &mut HostView, bodies: &[String]) {
         .join("\n\n");
 }
 
-/// Directories strictly below `root` holding an entry named `name`.
-fn below(root: &Path, name: &str) -> Vec<PathBuf> {
-    rulebook_fs::find_named(root, &[name.to_string()])
-        .by_name
-        .remove(name)
-        .unwrap_or_default()
-}
-
 /// Rule files of a rules directory with one of `extensions`, recursively, sorted.
 fn rule_files(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     let walked = rulebook_fs::walk_rules_dir(dir, extensions);
     walked.files
 }
 
+/// A file read whole, at start, when it exists.
+fn whole(view: &mut HostView, bodies: &mut Vec<String>, path: PathBuf, scope: Scope, reason: &str) {
+    if let Some(text) = util::read_text(&path) {
+        view.push(path, scope, Status::Loaded, reason);
+        bodies.push(text);
+    }
+}
+
 /// `AGENTS.md` as the editors read it: at the workspace root always, in a subdirectory for
 /// work inside it.
 fn agents_md(view: &mut HostView, bodies: &mut Vec<String>, root: &Path, nested: bool) {
-    let root_file = root.join("AGENTS.md");
-    if let Some(text) = util::read_text(&root_file) {
-        view.push(
-            root_file,
-            Scope::Project,
-            Status::Loaded,
-            "AGENTS.md at the workspace root is always applied",
-        );
-        bodies.push(text);
-    }
-    for dir in below(root, "AGENTS.md") {
+    whole(
+        view,
+        bodies,
+        root.join("AGENTS.md"),
+        Scope::Project,
+        "AGENTS.md at the workspace root is always applied",
+    );
+    for dir in util::below(root, "AGENTS.md") {
         let path = dir.join("AGENTS.md");
         if !util::is_file(&path) {
             continue;
@@ -64,10 +61,7 @@ fn agents_md(view: &mut HostView, bodies: &mut Vec<String>, root: &Path, nested:
             view.push(
                 path,
                 Scope::Project,
-                Status::Scoped {
-                    base: dir,
-                    globs: vec!["**".into()],
-                },
+                Status::under(dir),
                 "a nested AGENTS.md applies to work inside its directory",
             );
         } else {
@@ -89,7 +83,7 @@ pub(crate) fn cursor(options: &HostOptions) -> HostView {
     let mut bodies = Vec::new();
     let root = options.cwd();
     let mut dirs = vec![root.to_path_buf()];
-    dirs.extend(below(root, ".cursor"));
+    dirs.extend(util::below(root, ".cursor"));
     for dir in dirs {
         for path in rule_files(&dir.join(".cursor").join("rules"), &["mdc", "md"]) {
             let Some(text) = util::read_text(&path) else {
@@ -142,16 +136,13 @@ pub(crate) fn cursor(options: &HostOptions) -> HostView {
             }
         }
     }
-    let legacy = root.join(".cursorrules");
-    if let Some(text) = util::read_text(&legacy) {
-        view.push(
-            legacy,
-            Scope::Project,
-            Status::Loaded,
-            ".cursorrules (legacy) is still applied",
-        );
-        bodies.push(text);
-    }
+    whole(
+        &mut view,
+        &mut bodies,
+        root.join(".cursorrules"),
+        Scope::Project,
+        ".cursorrules (legacy) is still applied",
+    );
     agents_md(&mut view, &mut bodies, root, true);
     render(&mut view, &bodies);
     view
@@ -175,16 +166,18 @@ pub(crate) fn windsurf(options: &HostOptions) -> HostView {
     let mut view = start(Host::Windsurf);
     let mut bodies = Vec::new();
     let cwd = options.cwd();
-    let global = options
-        .home()
-        .join(".codeium/windsurf/memories/global_rules.md");
-    if let Some(text) = util::read_text(&global) {
-        view.push(global, Scope::User, Status::Loaded, "global rules");
-        bodies.push(text);
-    }
+    whole(
+        &mut view,
+        &mut bodies,
+        options
+            .home()
+            .join(".codeium/windsurf/memories/global_rules.md"),
+        Scope::User,
+        "global rules",
+    );
     let top = util::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
     let mut dirs = util::chain(&top, cwd);
-    dirs.extend(below(cwd, ".windsurf"));
+    dirs.extend(util::below(cwd, ".windsurf"));
     for dir in dirs {
         for path in rule_files(&dir.join(".windsurf").join("rules"), &["md"]) {
             let Some(text) = util::read_text(&path) else {
@@ -213,10 +206,7 @@ pub(crate) fn windsurf(options: &HostOptions) -> HostView {
                 "always_on" => view.push(
                     path,
                     Scope::Project,
-                    Status::Scoped {
-                        base: dir.clone(),
-                        globs: vec!["**".into()],
-                    },
+                    Status::under(dir.clone()),
                     "a rule of a subdirectory applies to work inside it",
                 ),
                 "glob" => {
@@ -252,16 +242,13 @@ pub(crate) fn windsurf(options: &HostOptions) -> HostView {
             }
         }
     }
-    let legacy = cwd.join(".windsurfrules");
-    if let Some(text) = util::read_text(&legacy) {
-        view.push(
-            legacy,
-            Scope::Project,
-            Status::Loaded,
-            ".windsurfrules (legacy)",
-        );
-        bodies.push(text);
-    }
+    whole(
+        &mut view,
+        &mut bodies,
+        cwd.join(".windsurfrules"),
+        Scope::Project,
+        ".windsurfrules (legacy)",
+    );
     agents_md(&mut view, &mut bodies, cwd, true);
     render(&mut view, &bodies);
     view
@@ -273,16 +260,13 @@ pub(crate) fn copilot(options: &HostOptions) -> HostView {
     let mut view = start(Host::Copilot);
     let mut bodies = Vec::new();
     let root = options.cwd();
-    let repo_wide = root.join(".github/copilot-instructions.md");
-    if let Some(text) = util::read_text(&repo_wide) {
-        view.push(
-            repo_wide,
-            Scope::Project,
-            Status::Loaded,
-            "repository-wide instructions",
-        );
-        bodies.push(text);
-    }
+    whole(
+        &mut view,
+        &mut bodies,
+        root.join(".github/copilot-instructions.md"),
+        Scope::Project,
+        "repository-wide instructions",
+    );
     let dir = root.join(".github/instructions");
     for path in rule_files(&dir, &["md"]) {
         if !util::name(&path).ends_with(".instructions.md") {
@@ -401,16 +385,13 @@ pub(crate) fn kiro(options: &HostOptions) -> HostView {
             }
         }
     }
-    let agents = root.join("AGENTS.md");
-    if let Some(text) = util::read_text(&agents) {
-        view.push(
-            agents,
-            Scope::Project,
-            Status::Loaded,
-            "AGENTS.md at the workspace root is always included",
-        );
-        bodies.push(text);
-    }
+    whole(
+        &mut view,
+        &mut bodies,
+        root.join("AGENTS.md"),
+        Scope::Project,
+        "AGENTS.md at the workspace root is always included",
+    );
     render(&mut view, &bodies);
     view
 }

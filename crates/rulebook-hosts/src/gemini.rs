@@ -85,20 +85,13 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
         );
     }
 
-    for dir in rulebook_fs::find_named(cwd, &["GEMINI.md".to_string()])
-        .by_name
-        .remove("GEMINI.md")
-        .unwrap_or_default()
-    {
+    for dir in util::below(cwd, "GEMINI.md") {
         let path = dir.join("GEMINI.md");
         if util::is_file(&path) {
             view.push(
                 path,
                 Scope::Project,
-                Status::Scoped {
-                    base: dir,
-                    globs: vec!["**".into()],
-                },
+                Status::under(dir),
                 "below the working directory: Gemini CLI reads it when a tool touches a file there",
             );
         }
@@ -173,21 +166,7 @@ fn import_root(dir: &Path) -> PathBuf {
 
 /// The real path, or (for a missing file) the lexically normalized one.
 fn real(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| lexical(path))
-}
-
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
+    std::fs::canonicalize(path).unwrap_or_else(|_| rulebook_fs::normalize_lexically(path))
 }
 
 fn process_imports(
@@ -212,7 +191,7 @@ fn process_imports(
             out.push_str(import);
             continue;
         }
-        let full = lexical(&base.join(import));
+        let full = rulebook_fs::normalize_lexically(&base.join(import));
         let is_url = ["file://", "http://", "https://"]
             .iter()
             .any(|p| import.starts_with(p));

@@ -230,6 +230,14 @@ impl Status {
         }
     }
 
+    /// Loaded for work anywhere under `dir` (a nested rule file's scope).
+    pub(crate) fn under(dir: PathBuf) -> Status {
+        Status::Scoped {
+            base: dir,
+            globs: vec!["**".into()],
+        }
+    }
+
     /// Loaded at start, whole or cut.
     pub fn is_loaded(&self) -> bool {
         matches!(self, Status::Loaded | Status::Cut { .. })

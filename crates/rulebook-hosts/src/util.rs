@@ -41,6 +41,15 @@ pub(crate) fn git_root(cwd: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// Directories strictly below `root` holding an entry named `name` (one walk, as rulebook's
+/// providers find nested rule files).
+pub(crate) fn below(root: &Path, name: &str) -> Vec<PathBuf> {
+    rulebook_fs::find_named(root, &[name.to_string()])
+        .by_name
+        .remove(name)
+        .unwrap_or_default()
+}
+
 /// The directories from `top` down to `bottom` inclusive (`bottom` must be under `top`).
 pub(crate) fn chain(top: &Path, bottom: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = bottom

@@ -861,19 +861,7 @@ fn real(path: &Path) -> PathBuf {
     if path.as_os_str().is_empty() {
         return PathBuf::new();
     }
-    std::fs::canonicalize(path).unwrap_or_else(|_| {
-        let mut out = PathBuf::new();
-        for component in path.components() {
-            match component {
-                std::path::Component::ParentDir => {
-                    out.pop();
-                }
-                std::path::Component::CurDir => {}
-                other => out.push(other),
-            }
-        }
-        out
-    })
+    std::fs::canonicalize(path).unwrap_or_else(|_| rulebook_kit::fs::normalize_lexically(path))
 }
 
 /// `path` made absolute against the process's directory (links are not resolved); an
