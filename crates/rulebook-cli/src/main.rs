@@ -332,21 +332,31 @@ fn main() -> ExitCode {
             }
         };
     }
-    if let Some(host) = cli.host {
-        if !matches!(
+    if cli.host.is_some()
+        && !matches!(
             cli.command,
             Command::List
                 | Command::Explain { .. }
                 | Command::Prompt { .. }
                 | Command::Match { .. }
-        ) {
-            eprintln!(
-                "rulebook: --as works with list, explain, prompt and match (and `compare` shows every tool)"
-            );
-            return ExitCode::from(2);
-        }
-        options = options.host(host);
+        )
+    {
+        eprintln!(
+            "rulebook: --as works with list, explain, prompt and match (and `compare` shows every tool)"
+        );
+        return ExitCode::from(2);
     }
+    // `match`'s paths: the arguments, and standard input for `-` or `--stdin`.
+    let match_paths = match &cli.command {
+        Command::Match { paths, stdin } => match commands::matches::paths(paths, *stdin) {
+            Ok(paths) => paths,
+            Err(err) => {
+                eprintln!("rulebook: cannot read paths from standard input: {err}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => Vec::new(),
+    };
     let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
     let place = commands::host::Place {
         cwd: book.cwd(),
@@ -384,21 +394,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             Command::Prompt { .. } => commands::host::prompt(&place, host, cli.json),
-            Command::Match { paths, stdin } => {
-                let mut paths = paths.clone();
-                let from_stdin = *stdin || paths.iter().any(|p| p.as_os_str() == "-");
-                paths.retain(|p| p.as_os_str() != "-");
-                if from_stdin {
-                    match commands::matches::read_stdin_paths() {
-                        Ok(more) => paths.extend(more),
-                        Err(err) => {
-                            eprintln!("rulebook: cannot read paths from standard input: {err}");
-                            return ExitCode::from(2);
-                        }
-                    }
-                }
-                commands::host::matches(&place, host, &paths, cli.json)
-            }
+            Command::Match { .. } => commands::host::matches(&place, host, &match_paths, cli.json),
             _ => {
                 eprintln!("rulebook: --as works with list, explain, prompt and match");
                 return ExitCode::from(2);
@@ -433,21 +429,7 @@ fn main() -> ExitCode {
         Command::Prompt { paths } => commands::prompt::run(&mut out, paths),
         Command::Read { url } => commands::read::run(&mut out, url),
         Command::Check(args) => commands::check::run(&mut out, args),
-        Command::Match { paths, stdin } => {
-            let mut paths = paths.clone();
-            let from_stdin = *stdin || paths.iter().any(|p| p.as_os_str() == "-");
-            paths.retain(|p| p.as_os_str() != "-");
-            if from_stdin {
-                match commands::matches::read_stdin_paths() {
-                    Ok(more) => paths.extend(more),
-                    Err(err) => {
-                        eprintln!("rulebook: cannot read paths from standard input: {err}");
-                        return ExitCode::from(2);
-                    }
-                }
-            }
-            commands::matches::run(&mut out, &paths)
-        }
+        Command::Match { .. } => commands::matches::run(&mut out, &match_paths),
         Command::Complete { prefix } => commands::complete::run(&mut out, prefix),
         Command::Completions { .. }
         | Command::Man

@@ -39,8 +39,23 @@ struct Matches<'a> {
     diagnostics: Vec<JsonDiagnostic<'a>>,
 }
 
+/// The paths `match` was given: `paths` without `-`, then (for `-` or `--stdin`) those of
+/// standard input.
+pub(crate) fn paths(paths: &[PathBuf], stdin: bool) -> std::io::Result<Vec<PathBuf>> {
+    let from_stdin = stdin || paths.iter().any(|p| p.as_os_str() == "-");
+    let mut out: Vec<PathBuf> = paths
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .cloned()
+        .collect();
+    if from_stdin {
+        out.extend(read_stdin_paths()?);
+    }
+    Ok(out)
+}
+
 /// The paths of standard input, one per line (empty lines skipped).
-pub(crate) fn read_stdin_paths() -> std::io::Result<Vec<PathBuf>> {
+fn read_stdin_paths() -> std::io::Result<Vec<PathBuf>> {
     let mut paths = Vec::new();
     for line in std::io::stdin().lock().lines() {
         let line = line?;
