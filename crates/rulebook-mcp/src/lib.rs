@@ -124,6 +124,24 @@ mod tests {
 
     use super::*;
 
+    type Pipe = tokio::io::DuplexStream;
+    type PipeClient = Client<tokio::io::ReadHalf<Pipe>, tokio::io::WriteHalf<Pipe>>;
+    type Session = tokio::task::JoinHandle<std::io::Result<()>>;
+
+    /// A client on in-memory pipes to `server`, which serves until the client is dropped.
+    fn connect(server: RulebookServer) -> (PipeClient, Session) {
+        let (client, served) = tokio::io::duplex(1 << 20);
+        let (from_server, to_server) = tokio::io::split(client);
+        let (input, output) = tokio::io::split(served);
+        let session = tokio::spawn(serve(server, input, output));
+        let client = Client {
+            to_server,
+            lines: BufReader::new(from_server).lines(),
+            next_id: 0,
+        };
+        (client, session)
+    }
+
     struct Client<R, W> {
         to_server: W,
         lines: tokio::io::Lines<BufReader<R>>,
@@ -149,6 +167,14 @@ mod tests {
                     return reply;
                 }
             }
+        }
+
+        async fn initialize(&mut self) -> Value {
+            self.call(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+            )
+            .await
         }
 
         async fn send_notification(&mut self, method: &str) {
@@ -183,20 +209,8 @@ mod tests {
                 .home(dir.path().join("home"))
                 .watch(false),
         );
-        let (client, served) = tokio::io::duplex(1 << 16);
-        let (from_server, to_server) = tokio::io::split(client);
-        let (input, output) = tokio::io::split(served);
-        let session = tokio::spawn(serve(server.clone(), input, output));
-        let mut client = Client {
-            to_server,
-            lines: BufReader::new(from_server).lines(),
-            next_id: 0,
-        };
-        let init = client.call(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
-        )
-        .await;
+        let (mut client, session) = connect(server.clone());
+        let init = client.initialize().await;
         assert_eq!(init["result"]["serverInfo"]["name"], "rulebook");
         assert_eq!(
             init["result"]["capabilities"]["resources"]["subscribe"],
@@ -407,20 +421,8 @@ mod tests {
                 .home(dir.path().join("home"))
                 .watch(false),
         );
-        let (client, served) = tokio::io::duplex(1 << 20);
-        let (from_server, to_server) = tokio::io::split(client);
-        let (input, output) = tokio::io::split(served);
-        let session = tokio::spawn(serve(server.clone(), input, output));
-        let mut client = Client {
-            to_server,
-            lines: BufReader::new(from_server).lines(),
-            next_id: 0,
-        };
-        client.call(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
-        )
-        .await;
+        let (mut client, session) = connect(server.clone());
+        client.initialize().await;
         client.send_notification("notifications/initialized").await;
         // A new rule: the list changed, and the client hears it with no request of its own.
         std::fs::write(rules.join("new.mdc"), "---\ndescription: New\n---\nB\n").unwrap();
@@ -506,20 +508,8 @@ mod tests {
                 .options(rulebook::Options::new().profile(rulebook::Profile::Reference))
                 .watch(false),
         );
-        let (client, served) = tokio::io::duplex(1 << 16);
-        let (from_server, to_server) = tokio::io::split(client);
-        let (input, output) = tokio::io::split(served);
-        let session = tokio::spawn(serve(server, input, output));
-        let mut client = Client {
-            to_server,
-            lines: BufReader::new(from_server).lines(),
-            next_id: 0,
-        };
-        client.call(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
-        )
-        .await;
+        let (mut client, session) = connect(server);
+        client.initialize().await;
         let plain = client.call("prompts/get", json!({"name": "rules"})).await;
         let text = plain["result"]["messages"][0]["content"]["text"]
             .as_str()
@@ -555,14 +545,12 @@ mod tests {
         };
 
         // The last request, then the end of input.
-        let (client, served) = tokio::io::duplex(1 << 16);
-        let (from_server, mut to_server) = tokio::io::split(client);
-        let (input, output) = tokio::io::split(served);
-        let session = tokio::spawn(serve(
-            RulebookServer::new(options().watch(false)),
-            input,
-            output,
-        ));
+        let (client, session) = connect(RulebookServer::new(options().watch(false)));
+        let Client {
+            mut to_server,
+            mut lines,
+            ..
+        } = client;
         let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
         let last = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/list"});
         to_server
@@ -571,7 +559,6 @@ mod tests {
             .unwrap();
         to_server.shutdown().await.unwrap();
         drop(to_server);
-        let mut lines = BufReader::new(from_server).lines();
         let mut ids = Vec::new();
         while let Ok(Some(line)) = lines.next_line().await {
             let reply: Value = serde_json::from_str(&line).unwrap();
@@ -584,24 +571,8 @@ mod tests {
         session.await.unwrap().unwrap();
 
         // Watching: the user's rule changes, the client hears of it (a bounded wait).
-        let (client, served) = tokio::io::duplex(1 << 16);
-        let (from_server, to_server) = tokio::io::split(client);
-        let (input, output) = tokio::io::split(served);
-        let session = tokio::spawn(serve(
-            RulebookServer::new(options().watch(true)),
-            input,
-            output,
-        ));
-        let mut client = Client {
-            to_server,
-            lines: BufReader::new(from_server).lines(),
-            next_id: 0,
-        };
-        client.call(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
-        )
-        .await;
+        let (mut client, session) = connect(RulebookServer::new(options().watch(true)));
+        client.initialize().await;
         client.send_notification("notifications/initialized").await;
         client
             .call("resources/subscribe", json!({"uri": "rule://u"}))
