@@ -32,14 +32,16 @@ fn output_in(fixture: &str, args: &[&str]) -> Output {
 
 /// Runs `rulebook` on `fixtures/<fixture>/{project,home}`; returns a redacted transcript.
 fn run_in(fixture: &str, args: &[&str]) -> String {
-    let root = workspace_root();
     let output = output_in(fixture, args);
-    let redact = |bytes: &[u8]| {
-        String::from_utf8_lossy(bytes).replace(&root.display().to_string(), "[ROOT]")
-    };
+    transcript(&args.join(" "), &output, &workspace_root(), "[ROOT]")
+}
+
+/// `$ rulebook ARGS`, the exit code, standard output and error, with `root` written `mark`.
+fn transcript(command: &str, output: &Output, root: &Path, mark: &str) -> String {
+    let redact =
+        |bytes: &[u8]| String::from_utf8_lossy(bytes).replace(&root.display().to_string(), mark);
     format!(
-        "$ rulebook {}\nexit: {}\n--- stdout ---\n{}--- stderr ---\n{}",
-        args.join(" "),
+        "$ rulebook {command}\nexit: {}\n--- stdout ---\n{}--- stderr ---\n{}",
         output
             .status
             .code()
@@ -669,18 +671,11 @@ fn run_host_case(case: &str, cwd: &str, args: &[&str]) -> String {
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
-    let redact = |bytes: &[u8]| {
-        String::from_utf8_lossy(bytes).replace(&root.display().to_string(), "[TREE]")
-    };
-    format!(
-        "$ rulebook {} (in {case}/{cwd})\nexit: {}\n--- stdout ---\n{}--- stderr ---\n{}",
-        args.join(" "),
-        output
-            .status
-            .code()
-            .map_or("signal".to_owned(), |c| c.to_string()),
-        redact(&output.stdout),
-        redact(&output.stderr)
+    transcript(
+        &format!("{} (in {case}/{cwd})", args.join(" ")),
+        &output,
+        &root,
+        "[TREE]",
     )
 }
 
