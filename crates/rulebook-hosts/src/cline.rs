@@ -240,12 +240,11 @@ fn js_trim(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
 }
 
+/// The file name without its last extension (`.hidden.md` → `.hidden`, `.clinerules` as it is).
 fn stem(path: &Path) -> String {
-    let name = util::name(path);
-    match name.rsplit_once('.') {
-        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
-        _ => name,
-    }
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// ICU's root collation for the titles people write (ASCII and Latin-1 letters):
