@@ -12,7 +12,7 @@ use rulebook_hosts::fixture::{Case, Golden, golden_of, golden_path};
 use rulebook_hosts::{Host, HostOptions, emulate};
 
 fn cases() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/hosts");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hosts");
     let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(Result::ok)
