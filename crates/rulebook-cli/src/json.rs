@@ -25,9 +25,24 @@ pub(crate) fn path<S: Serializer>(path: &&Path, serializer: S) -> Result<S::Ok, 
 
 /// Whether `text` has no `.` or `..` component (so [`normalize`] would return it as is).
 fn is_clean(text: &str) -> bool {
-    !text
-        .split(std::path::MAIN_SEPARATOR)
-        .any(|component| component == "." || component == "..")
+    // A component is `.` or `..` when a `.` starts it and a separator or the end comes
+    // within two bytes: look only where a component starts.
+    const SEP: u8 = std::path::MAIN_SEPARATOR as u8;
+    let bytes = text.as_bytes();
+    let dot_component = |at: usize| {
+        let rest = bytes.get(at..).unwrap_or_default();
+        let ends = |r: &[u8]| r.first().is_none_or(|&c| c == SEP);
+        match rest {
+            [b'.', b'.', after @ ..] => ends(after) || ends(&rest[1..]),
+            [b'.', after @ ..] => ends(after),
+            _ => false,
+        }
+    };
+    !(dot_component(0)
+        || bytes
+            .iter()
+            .enumerate()
+            .any(|(i, &b)| b == SEP && dot_component(i + 1)))
 }
 
 /// A path written as [`path`] writes it; `Option<PathText>` is `null` or the text.
@@ -217,4 +232,30 @@ pub(crate) struct List<'a> {
     pub(crate) diagnostics: Vec<JsonDiagnostic<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) lossy_paths: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_clean;
+
+    /// The byte scan says what splitting at the separator says.
+    #[test]
+    fn is_clean_is_no_dot_component() {
+        let by_split = |t: &str| {
+            !t.split(std::path::MAIN_SEPARATOR)
+                .any(|c| c == "." || c == "..")
+        };
+        let pieces = ["", ".", "..", "...", ".a", "..a", "a.", "a", "/", "//"];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let t = format!("{a}{b}{c}");
+                    assert_eq!(is_clean(&t), by_split(&t), "{t:?}");
+                }
+            }
+        }
+        assert!(is_clean("/p/.cursor/rules/a.mdc"));
+        assert!(!is_clean("/p/./a.mdc"));
+        assert!(!is_clean("/p/../a.mdc"));
+    }
 }

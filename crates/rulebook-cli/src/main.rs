@@ -437,6 +437,9 @@ fn main() -> ExitCode {
         | Command::Compare { .. } => ExitCode::SUCCESS,
     };
     let (bytes, streamed) = out.finish();
+    // The process ends here: the OS takes back the rules' memory at once, where dropping
+    // them one by one would cost a sixth of a 10,000-rule `list --json`.
+    std::mem::forget(book);
     match streamed {
         None => {}
         Some(err) if err.kind() == std::io::ErrorKind::BrokenPipe => return code,

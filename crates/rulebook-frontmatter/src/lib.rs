@@ -60,6 +60,8 @@ mod normalize;
 mod parse;
 #[cfg(feature = "parse")]
 mod recover;
+#[cfg(feature = "parse")]
+mod simple;
 mod value;
 #[cfg(feature = "parse")]
 mod yaml;

@@ -104,7 +104,7 @@ pub struct Parsed {
 /// Parses `text` as behaviour.md §3 describes. Never fails; see the crate docs for the steps.
 pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
     let normalized = normalize::normalize(text);
-    let t = normalized.text.as_str();
+    let t: &str = &normalized.text;
     let absent = || Parsed {
         frontmatter: Map::new(),
         body: t.to_owned(),
@@ -132,19 +132,26 @@ pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
         outcome: Outcome::Parsed,
         warnings: Vec::new(),
     };
-    let source = options
-        .source
-        .map_or_else(|| "<frontmatter>".to_owned(), |p| p.display().to_string());
+    // Named in warnings only: not built for the files that have none.
+    let source = || {
+        options
+            .source
+            .map_or_else(|| "<frontmatter>".to_owned(), |p| p.display().to_string())
+    };
 
-    let expanded = metadata.replace('\t', "  ");
+    let expanded: std::borrow::Cow<'_, str> = if metadata.contains('\t') {
+        metadata.replace('\t', "  ").into()
+    } else {
+        metadata.into()
+    };
     let error = match yaml::parse(&expanded) {
         Ok(value) => {
-            take_map(value, &source, &mut parsed);
+            take_map(value, source, &mut parsed);
             return parsed;
         }
         Err(e) => locate(&e, &normalized, meta_start, metadata),
     };
-    let failed = format!("Failed to parse YAML frontmatter ({source}): {error}");
+    let failed = format!("Failed to parse YAML frontmatter ({}): {error}", source());
 
     if options.recovery == Recovery::QuoteValues {
         let retried = recover::quote_plain_values(&expanded)
@@ -184,7 +191,7 @@ pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
     parsed
 }
 
-fn take_map(value: Value, source: &str, parsed: &mut Parsed) {
+fn take_map(value: Value, source: impl FnOnce() -> String, parsed: &mut Parsed) {
     match value {
         Value::Map(map) => parsed.frontmatter = map,
         Value::Null => {}
@@ -193,7 +200,8 @@ fn take_map(value: Value, source: &str, parsed: &mut Parsed) {
             parsed.warnings.push(Warning {
                 kind: WarningKind::NotAMap,
                 message: format!(
-                    "YAML frontmatter ({source}) is {}, not a map of keys; it is ignored",
+                    "YAML frontmatter ({}) is {}, not a map of keys; it is ignored",
+                    source(),
                     other.type_name()
                 ),
                 line: None,
@@ -281,7 +289,7 @@ fn line_parser(metadata: &str) -> Map {
 /// HTML comment is removed (Claude Code hides them from the model; its files have no
 /// frontmatter).
 pub fn normalize_text(text: &str) -> String {
-    crate::normalize::normalize(text).text
+    crate::normalize::normalize(text).text.into_owned()
 }
 
 #[cfg(test)]

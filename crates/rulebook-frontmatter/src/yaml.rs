@@ -37,8 +37,18 @@ pub(crate) struct SyntaxError {
     pub(crate) column: usize,
 }
 
-/// Parses one YAML document. An empty document is `Value::Null`.
+/// Parses one YAML document. An empty document is `Value::Null`. The simple shapes of
+/// nearly every frontmatter take the fast path ([`crate::simple`]); the rest, and every
+/// error, are the event parser's.
 pub(crate) fn parse(text: &str) -> Result<Value, SyntaxError> {
+    match crate::simple::parse(text) {
+        Some(value) => Ok(value),
+        None => parse_events(text),
+    }
+}
+
+/// Parses one YAML document through yaml-rust2's events (see the module docs).
+pub(crate) fn parse_events(text: &str) -> Result<Value, SyntaxError> {
     let error = |message: String, mark: Marker| SyntaxError {
         message,
         line: mark.line(),
@@ -257,17 +267,19 @@ fn resolve_scalar(text: String, style: TScalarStyle, tag: Option<&Tag>) -> Value
     if style != TScalarStyle::Plain || is_str_tag(tag) {
         return Value::String(text);
     }
-    match text.as_str() {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+    resolve_plain(&text).unwrap_or(Value::String(text))
+}
+
+/// A plain, untagged scalar as the core schema types it: null, a boolean or a number;
+/// `None` for a string.
+pub(crate) fn resolve_plain(text: &str) -> Option<Value> {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => Some(Value::Null),
         // YAML 1.2's core schema: exactly these spellings (so `tRUE` is a string).
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
-        _ => {}
+        "true" | "True" | "TRUE" => Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => Some(Value::Bool(false)),
+        _ => resolve_number(text),
     }
-    if let Some(number) = resolve_number(&text) {
-        return number;
-    }
-    Value::String(text)
 }
 
 fn resolve_number(text: &str) -> Option<Value> {

@@ -222,6 +222,15 @@ impl Registered {
 /// forward and reverse programs, the stream's automaton), so a pattern that validates can
 /// always be matched: validation never accepts a trigger that could not fire.
 pub fn validate_condition(pattern: &str) -> Result<(), ConditionError> {
+    if is_short_literal(pattern) {
+        // Always valid and far under the budget: no compile needed to know it.
+        return Ok(());
+    }
+    compile_within_budget(pattern)
+}
+
+/// [`validate_condition`]'s answer, from the budgeted compile itself.
+fn compile_within_budget(pattern: &str) -> Result<(), ConditionError> {
     use regex_automata::nfa::thompson;
     thompson::Compiler::new()
         .configure(
@@ -248,6 +257,32 @@ pub fn validate_condition(pattern: &str) -> Result<(), ConditionError> {
                 message
             })
         })
+}
+
+/// Whether `pattern` is a literal no longer than 1,000 bytes: letters, digits and the ASCII
+/// punctuation that means itself outside a class, with the meta characters escaped
+/// (`console\.log\(`). Such a pattern always parses, and compiles to one NFA state per byte,
+/// far under [`CONDITION_SIZE_LIMIT`].
+fn is_short_literal(pattern: &str) -> bool {
+    if pattern.len() > 1_000 {
+        return false;
+    }
+    let mut bytes = pattern.bytes();
+    while let Some(b) = bytes.next() {
+        let literal = match b {
+            b'\\' => bytes
+                .next()
+                .is_some_and(|e| b"\\.+*?()|[]{}^$".contains(&e)),
+            b'.' | b'+' | b'*' | b'?' | b'(' | b')' | b'|' | b'[' | b']' | b'{' | b'}' | b'^'
+            | b'$' => false,
+            b' '..=b'~' => true,
+            _ => false,
+        };
+        if !literal {
+            return false;
+        }
+    }
+    true
 }
 
 /// Why a condition does not compile, on one line (`unclosed group`).
@@ -462,5 +497,43 @@ impl TtsrManager {
         }
         by_rule.sort_unstable();
         self.fire(&by_rule)
+    }
+}
+
+#[cfg(test)]
+mod literal_tests {
+    use super::{compile_within_budget, is_short_literal};
+    use proptest::prelude::*;
+
+    #[test]
+    fn literals_are_known_valid_without_a_compile() {
+        for literal in [
+            "console\\.log\\(",
+            "forbidden_1\\(",
+            "TODO: fix",
+            "a-b~c#d&e",
+            "\\$\\{x\\}",
+        ] {
+            assert!(is_short_literal(literal), "{literal}");
+        }
+        for other in [
+            "a.b", "\\d", "\\bx", "(x)", "x+", "x{3}", "a|b", "^a$", "é", "a\tb", "\\",
+        ] {
+            assert!(!is_short_literal(other), "{other}");
+        }
+        assert!(is_short_literal(&"x".repeat(1_000)));
+        assert!(!is_short_literal(&"x".repeat(1_001)));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+        /// What the literal check accepts, the budgeted compile accepts too.
+        #[test]
+        fn every_short_literal_compiles(pattern in "([ -~]|\\\\[ -~])*") {
+            if is_short_literal(&pattern) {
+                prop_assert!(compile_within_budget(&pattern).is_ok(), "{pattern}");
+            }
+        }
     }
 }
