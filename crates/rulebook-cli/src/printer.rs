@@ -65,20 +65,28 @@ impl<'a> Printer<'a> {
     /// fail on our types (paths are written lossily by [`crate::json::path`]); if it did,
     /// the error is the output, never a panic.
     pub(crate) fn json<T: Serialize>(&mut self, value: &T) {
+        self.json_by(|out| serde_json::to_writer_pretty(out, value).map_err(std::io::Error::from));
+    }
+
+    /// [`Printer::json`] with the document written by `write` (which writes what
+    /// `serde_json::to_writer_pretty` would, without the final newline).
+    pub(crate) fn json_by(
+        &mut self,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) {
+        use std::io::Write as _;
         if self.text.is_empty() && self.raw.is_empty() && self.streamed.is_none() {
             // The first output: streamed to standard output through a buffer, never built
             // whole in memory (the list of 10,000 rules is megabytes).
-            use std::io::Write as _;
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            let written = serde_json::to_writer_pretty(&mut out, value)
-                .map_err(std::io::Error::from)
+            let written = write(&mut out)
                 .and_then(|()| out.write_all(b"\n"))
                 .and_then(|()| out.flush());
             self.streamed = written.err();
             return;
         }
         let start = self.raw.len();
-        match serde_json::to_writer_pretty(&mut self.raw, value) {
+        match write(&mut self.raw) {
             Ok(()) => self.raw.push(b'\n'),
             Err(err) => {
                 self.raw.truncate(start);

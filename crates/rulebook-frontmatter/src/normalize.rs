@@ -37,6 +37,8 @@ impl Normalized<'_> {
 /// `\r\n` → `\n`, lone `\r` → `\n`, then every closed `<!-- … -->` removed (non-greedy,
 /// across lines, body included). An unclosed `<!--` stays.
 pub(crate) fn normalize(input: &str) -> Normalized<'_> {
+    static COMMENT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<!--"));
     // memchr's searches (vectorized): most files hold neither, and both scans read every
     // byte of every rule file.
     let unified: Cow<'_, str> = if memchr::memchr(b'\r', input.as_bytes()).is_some() {
@@ -44,8 +46,7 @@ pub(crate) fn normalize(input: &str) -> Normalized<'_> {
     } else {
         Cow::Borrowed(input)
     };
-    let comments = memchr::memmem::Finder::new("<!--");
-    if comments.find(unified.as_bytes()).is_none() {
+    if COMMENT.find(unified.as_bytes()).is_none() {
         return Normalized {
             text: unified,
             removals: Vec::new(),

@@ -195,6 +195,13 @@ fn scalar(text: &str, context: Context) -> Option<Value> {
 /// A double-quoted string's value and the text after its closing quote, for the escapes
 /// `\\`, `\"`, `\/`, `\n`, `\t` and no line break inside.
 fn double_quoted(text: &str) -> Option<(String, &str)> {
+    // Most have no escape: the text up to the closing quote, copied once.
+    if let Some(stop) = text.bytes().position(|b| b == b'"' || b == b'\\')
+        && text.as_bytes()[stop] == b'"'
+        && text[..stop].chars().all(is_safe)
+    {
+        return Some((text[..stop].to_owned(), &text[stop + 1..]));
+    }
     let mut out = String::new();
     let mut chars = text.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -222,24 +229,37 @@ fn plain(text: &str, context: Context) -> Option<Value> {
     if "-?:,[]{}#&*!|>'\"%@`".contains(first) || !is_safe(first) {
         return None;
     }
-    let mut end = text.len();
     let bytes = text.as_bytes();
-    for (i, c) in text.char_indices() {
-        match c {
+    let mut end = bytes.len();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
             // In a flow list, a comment would swallow the rest of the line (`]` included),
             // and `:` may start a pair: both are the full parser's.
-            '#' | ':' | ',' | '[' | ']' | '{' | '}' if context == Context::Flow => return None,
-            '#' if bytes[i - 1] == b' ' => {
+            b'#' | b':' | b',' | b'[' | b']' | b'{' | b'}' if context == Context::Flow => {
+                return None;
+            }
+            b'#' if bytes[i - 1] == b' ' => {
                 if !is_comment(&text[i..]) {
                     return None;
                 }
                 end = i;
                 break;
             }
-            ':' if bytes.get(i + 1).is_none_or(|&b| b == b' ') => return None,
-            c if !is_safe(c) => return None,
-            _ => {}
+            b':' if bytes.get(i + 1).is_none_or(|&b| b == b' ') => return None,
+            b' '..=b'~' => {}
+            0x80.. => {
+                // A non-ASCII character: judged whole, then skipped.
+                let c = text[i..].chars().next()?;
+                if !is_safe(c) {
+                    return None;
+                }
+                i += c.len_utf8();
+                continue;
+            }
+            _ => return None,
         }
+        i += 1;
     }
     let value = text[..end].trim_end_matches(' ');
     if value.is_empty() {

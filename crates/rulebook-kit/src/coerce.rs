@@ -160,7 +160,7 @@ pub fn coerce_fields(
 }
 
 fn description(map: &Map, policy: DescriptionPolicy, ctx: &mut Ctx<'_>) -> Option<String> {
-    let value = map.get("description")?;
+    let value = get(map, "description")?;
     match (value, policy) {
         (Value::Null, _) => None,
         (Value::String(s), _) => Some(s.clone()),
@@ -176,7 +176,7 @@ fn description(map: &Map, policy: DescriptionPolicy, ctx: &mut Ctx<'_>) -> Optio
 }
 
 fn always_apply(map: &Map, policy: AlwaysApplyPolicy, ctx: &mut Ctx<'_>) -> Option<bool> {
-    let value = map.get("alwaysApply")?;
+    let value = get(map, "alwaysApply")?;
     match (value, policy) {
         (Value::Null, _) | (Value::Bool(false), AlwaysApplyPolicy::OnlyTrue) => None,
         (Value::Bool(b), _) => Some(*b),
@@ -193,7 +193,7 @@ fn globs(
     split_glob_strings: bool,
     ctx: &mut Ctx<'_>,
 ) -> Option<Vec<String>> {
-    let value = map.get("globs")?;
+    let value = get(map, "globs")?;
     match value {
         Value::Null => None,
         Value::String(s) => Some(if split_glob_strings {
@@ -252,7 +252,7 @@ pub fn split_globs(text: &str) -> Vec<String> {
 
 fn ttsr_trigger(map: &Map, ctx: &mut Ctx<'_>) -> Option<String> {
     for key in ["ttsr_trigger", "ttsrTrigger"] {
-        match map.get(key) {
+        match get(map, key) {
             None | Some(Value::Null) => {}
             Some(Value::String(s)) => return Some(s.clone()),
             Some(other) => ctx.wrong_type(key, other, "a string"),
@@ -264,7 +264,7 @@ fn ttsr_trigger(map: &Map, ctx: &mut Ctx<'_>) -> Option<String> {
 /// The first of `condition`, `ttsr_trigger`, `ttsrTrigger` that is present (as `??` would
 /// pick it), then without empty strings. A value of the wrong type counts as absent.
 fn condition(map: &Map, ctx: &mut Ctx<'_>) -> Vec<String> {
-    match map.get("condition") {
+    match get(map, "condition") {
         None | Some(Value::Null) => {}
         Some(Value::String(s)) => return non_empty(std::iter::once(s.clone())),
         Some(Value::List(items)) => {
@@ -281,11 +281,18 @@ fn condition(map: &Map, ctx: &mut Ctx<'_>) -> Vec<String> {
     }
     for key in ["ttsr_trigger", "ttsrTrigger"] {
         // Type warnings for these keys were given by `ttsr_trigger`.
-        if let Some(Value::String(s)) = map.get(key) {
+        if let Some(Value::String(s)) = get(map, key) {
             return non_empty(std::iter::once(s.clone()));
         }
     }
     Vec::new()
+}
+
+/// `map[key]` by a scan: a frontmatter holds a handful of keys, which a scan compares
+/// faster than the map hashes one (each rule's fields look up seven keys); keys are unique,
+/// so the first found is the one.
+fn get<'m>(map: &'m Map, key: &str) -> Option<&'m Value> {
+    map.iter().find_map(|(k, v)| (k == key).then_some(v))
 }
 
 fn non_empty(items: impl Iterator<Item = String>) -> Vec<String> {

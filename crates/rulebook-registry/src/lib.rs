@@ -746,22 +746,28 @@ impl<C: Capability> Registry<C> {
                 }
             }
         }
-        // First wins by key, among the items still standing.
-        let mut winners: HashMap<String, usize> = HashMap::with_capacity(loaded.all.len());
-        for i in 0..loaded.all.len() {
-            if loaded.all[i].status != Status::Active {
+        // First wins by key, among the items still standing (the keys borrowed, not copied:
+        // the statuses are set once the winners are known).
+        let mut winners: HashMap<&str, usize> = HashMap::with_capacity(loaded.all.len());
+        let mut shadowed = Vec::new();
+        for (i, entry) in loaded.all.iter().enumerate() {
+            if entry.status != Status::Active {
                 continue;
             }
-            let key = C::key(&loaded.all[i].item);
-            match winners.get(key) {
-                Some(&winner) => loaded.all[i].status = Status::Shadowed { by: winner },
-                None => {
-                    winners.insert(key.to_owned(), i);
+            match winners.entry(C::key(&entry.item)) {
+                std::collections::hash_map::Entry::Occupied(winner) => {
+                    shadowed.push((i, *winner.get()));
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
                 }
             }
         }
+        let mut winner_indices: Vec<usize> = winners.into_values().collect();
+        for (i, by) in shadowed {
+            loaded.all[i].status = Status::Shadowed { by };
+        }
         if !ctx.mechanisms.validate_before_dedup {
-            let mut winner_indices: Vec<usize> = winners.values().copied().collect();
             winner_indices.sort_unstable();
             for i in winner_indices {
                 if let Err(reason) = C::validate(&loaded.all[i].item) {

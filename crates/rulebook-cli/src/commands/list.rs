@@ -48,7 +48,7 @@ pub(crate) fn run(out: &mut Printer<'_>) -> ExitCode {
             diagnostics: json::diagnostics(book.diagnostics()),
             lossy_paths: json::lossy_paths(book),
         };
-        out.json(&value);
+        out.json_by(|w| json::write_list(w, &value));
         return ExitCode::SUCCESS;
     }
     let rows: Vec<[String; 5]> = book
