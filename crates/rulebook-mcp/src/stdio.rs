@@ -269,6 +269,63 @@ mod tests {
         assert!(reply["id"].is_null());
     }
 
+    /// A request still in flight when the input ends is answered before rmcp's input is
+    /// closed: rmcp drops what is in flight when its input ends, and a client may write its
+    /// last request and close at once. (The clock is paused: the wait below is exact.)
+    #[tokio::test(start_paused = true)]
+    async fn rmcps_input_closes_only_once_the_requests_in_flight_are_answered() {
+        use tokio::io::AsyncReadExt as _;
+        let (to_rmcp, mut rmcp_side) = tokio::io::duplex(1 << 16);
+        let (tx, _rx) = mpsc::unbounded_channel();
+        let pending = Pending::default();
+        let input: &[u8] = b"{\"id\":1,\"method\":\"initialize\"}\n";
+        let pump = tokio::spawn(pump_input(
+            input,
+            to_rmcp,
+            tx,
+            pending.clone(),
+            std::time::Duration::from_secs(3600),
+        ));
+        let mut got = vec![0; input.len()];
+        rmcp_side.read_exact(&mut got).await.unwrap();
+        assert_eq!(got, input);
+        let mut rest = Vec::new();
+        let waited = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            rmcp_side.read_to_end(&mut rest),
+        )
+        .await;
+        assert!(
+            waited.is_err(),
+            "rmcp's input closed with a request unanswered"
+        );
+        pending.answered();
+        rmcp_side.read_to_end(&mut rest).await.unwrap();
+        assert!(rest.is_empty());
+        pump.await.unwrap();
+    }
+
+    /// Once rmcp's side is gone (a write to it fails), the rest of the input is not read:
+    /// no parse error is answered for a line after that.
+    #[tokio::test]
+    async fn input_stops_at_the_first_failed_write_to_rmcp() {
+        let (to_rmcp, rmcp_side) = tokio::io::duplex(64);
+        drop(rmcp_side);
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        pump_input(
+            &b"{\"id\":1,\"method\":\"initialize\"}\nnot json\n"[..],
+            to_rmcp,
+            tx,
+            Pending::default(),
+            std::time::Duration::ZERO,
+        )
+        .await;
+        assert!(
+            rx.try_recv().is_err(),
+            "a line after the failed write was read"
+        );
+    }
+
     #[tokio::test]
     async fn notifications_before_initialize_are_dropped() {
         let (forwarded, errors) = lines(
