@@ -366,6 +366,7 @@ mod tests {
             "  a: indented",
             "a:\n  - x\n - y",
             "a:\n  -",
+            "a:\n-x",
             "a: x\u{85}y",
             "a: \u{feff}x",
             "a: x\ry",
@@ -377,6 +378,19 @@ mod tests {
             "%YAML 1.2\n---\na: 1",
         ] {
             assert_eq!(parse(text), None, "the fast path answered {text:?}");
+        }
+    }
+
+    /// The node bound is the full parser's: at the bound the fast path answers; one node
+    /// past it, it declines, and the full parser refuses the document.
+    #[test]
+    fn the_node_bound_is_the_full_parsers() {
+        // The root map, the key, the list and its items.
+        let at_bound = crate::yaml::MAX_NODES - 3;
+        for (items, answered) in [(at_bound, true), (at_bound + 1, false)] {
+            let text = format!("k:\n{}", "- x\n".repeat(items));
+            assert_eq!(agrees(&text), answered, "{items} items");
+            assert_eq!(parse_events(&text).is_ok(), answered, "{items} items");
         }
     }
 
