@@ -230,9 +230,6 @@ impl Loader<'_> {
                 }
                 continue;
             }
-            if depth + 1 > MAX_IMPORT_DEPTH {
-                continue;
-            }
             let why = format!("imported by {}", path.display());
             self.load(&resolved, kind, &why, Some(path), depth + 1);
         }
@@ -241,7 +238,7 @@ impl Loader<'_> {
     /// `.claude/rules/**/*.md`: unconditional ones load, `paths:` ones wait.
     fn rules(&mut self, dir: &Path, kind: Kind, base: &Path) {
         let mut files = Vec::new();
-        directory_order(dir, &mut files, &mut HashSet::new());
+        directory_order(dir, &mut files, &mut util::Visited::default());
         let mut unconditional = 0;
         for path in files {
             let Some(raw) = util::read_text(&path) else {
@@ -291,10 +288,8 @@ impl Loader<'_> {
 /// `*.md` files under `dir`, depth first, each directory in the order the file system lists
 /// it (observed: Claude Code does not sort).
 /// A directory reached twice (a link loop) is read once.
-fn directory_order(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
-    if seen.len() > util::MAX_DIRS
-        || !seen.insert(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))
-    {
+fn directory_order(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut util::Visited) {
+    if !seen.first_visit(dir) {
         return;
     }
     let Ok(read) = std::fs::read_dir(dir) else {
@@ -459,6 +454,34 @@ mod tests {
             strip_block_comments(text),
             "a\nkeep<!-- x -->this\nb\n```\n<!-- code -->\n```\n<!-- open\nc\n"
         );
+    }
+
+    /// A block-level comment is a Markdown HTML block, which may be indented by up to three
+    /// spaces; four make the line indented code (the `CommonMark` spec, 4.4 and 4.6), which is
+    /// kept, and a fence indented by four is no fence, so a comment after it is still a block.
+    #[test]
+    fn four_spaces_of_indent_make_code_not_a_comment_or_a_fence() {
+        assert_eq!(strip_block_comments("a\n  <!-- -->\nb\n"), "a\nb\n");
+        assert_eq!(
+            strip_block_comments("a\n    <!-- code -->\nb\n"),
+            "a\n    <!-- code -->\nb\n"
+        );
+        assert_eq!(
+            strip_block_comments("    ```\n<!-- gone -->\nb\n"),
+            "    ```\nb\n"
+        );
+    }
+
+    /// A code span hides the `@` inside it wherever it stands in the span; text between two
+    /// spans is not code; a backtick that never closes is a literal character, and an `@`
+    /// right after it follows no white space, so it is no import (Claude Code's import
+    /// rule, module doc).
+    #[test]
+    fn code_spans_hide_imports_only_between_their_ticks() {
+        assert!(imports("Run `cd @b.md` first\n").is_empty());
+        assert_eq!(imports("`a` @b.md `c`\n"), ["b.md"]);
+        assert_eq!(imports("``x ` @y`` @b.md\n"), ["b.md"]);
+        assert!(imports("`@x.md is not closed\n").is_empty());
     }
 
     #[test]

@@ -250,8 +250,14 @@ fn stem(path: &Path) -> String {
 /// ICU's root collation for the titles people write (ASCII and Latin-1 letters):
 /// primary = white space < punctuation and symbols (in CLDR's order) < digits < letters
 /// (without case or accent) < other characters; then accents, then lower case first.
+/// Control characters other than white space weigh nothing.
 fn collate(a: &str, b: &str) -> Ordering {
-    let keys = |s: &str| s.chars().map(key).collect::<Vec<_>>();
+    let keys = |s: &str| {
+        s.chars()
+            .filter(|&c| !ignorable(c))
+            .map(key)
+            .collect::<Vec<_>>()
+    };
     let (ka, kb) = (keys(a), keys(b));
     let primary = |k: &[(u32, u32, u32)]| k.iter().map(|x| x.0).collect::<Vec<_>>();
     let secondary = |k: &[(u32, u32, u32)]| k.iter().map(|x| x.1).collect::<Vec<_>>();
@@ -279,9 +285,16 @@ fn key(c: char) -> (u32, u32, u32) {
     if base.is_ascii_alphabetic() {
         let lower = base.to_ascii_lowercase();
         let upper = u32::from(c.is_uppercase());
-        return (200 + u32::from(lower) - u32::from('a'), accent, upper);
+        return (200 + u32::from(lower), accent, upper);
     }
     (1000 + u32::from(c), 0, 0)
+}
+
+/// A control character other than white space: completely ignorable in ICU's root
+/// collation (the DUCET weighs U+0000–U+0008, U+000E–U+001F and U+007F–U+009F
+/// `[.0000.0000.0000]`, while tab, line feed and the like sort as white space).
+fn ignorable(c: char) -> bool {
+    c.is_control() && !c.is_whitespace()
 }
 
 /// A Latin-1 letter without its accent, and a weight for the accent (0: none).
@@ -359,6 +372,32 @@ mod tests {
         assert_eq!(t2, ["_u", ".clinerules", "~t", "10", "2"]);
     }
 
+    /// ICU's root collation (what `localeCompare` uses) weighs accents (secondary) before
+    /// case (tertiary): the order UTS #10 gives for `role < Role < rôle < Rôle`, and for
+    /// `ç`, the first (and only) accented form of its letter.
+    #[test]
+    fn accents_outrank_case() {
+        for observed in [
+            ["role", "Role", "rôle", "Rôle"],
+            ["facade", "Facade", "façade", "Façade"],
+        ] {
+            let mut sorted = observed;
+            sorted.reverse();
+            sorted.sort_by(|a, b| collate(a, b));
+            assert_eq!(sorted, observed);
+        }
+    }
+
+    /// A control character (other than white space) in a title weighs nothing, as in ICU's
+    /// root collation: `a\u{1}c` sorts as `ac` would, between `ab` and `ad`, while a tab
+    /// sorts as white space.
+    #[test]
+    fn control_characters_are_ignored() {
+        let mut titles = ["ad", "\u{1}ac", "ab", "\u{7f}b", "\ta"];
+        titles.sort_by(|a, b| collate(a, b));
+        assert_eq!(titles, ["\ta", "ab", "\u{1}ac", "ad", "\u{7f}b"]);
+    }
+
     #[test]
     fn frontmatter_as_cline_splits_it() {
         assert_eq!(split("---\nname: x\n---\nbody"), Some(("name: x", "body")));
@@ -368,6 +407,8 @@ mod tests {
         );
         // An empty block is no frontmatter: `---\n---\n` stays in the text.
         assert_eq!(split("---\n---\nbody"), None);
+        // One empty line is a block: the regex's lazy group matches nothing before `\n---`.
+        assert_eq!(split("---\n\n---\nbody"), Some(("", "body")));
     }
 
     #[test]

@@ -107,14 +107,12 @@ pub(crate) fn emulate(options: &HostOptions) -> HostView {
 fn rule_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut queue = vec![dir.to_path_buf()];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = util::Visited::default();
     while !queue.is_empty() {
         let mut next = Vec::new();
         for d in queue {
             // A directory reached twice (a link loop) is read once.
-            if seen.len() > util::MAX_DIRS
-                || !seen.insert(std::fs::canonicalize(&d).unwrap_or_else(|_| d.clone()))
-            {
+            if !seen.first_visit(&d) {
                 continue;
             }
             for entry in util::entries(&d) {

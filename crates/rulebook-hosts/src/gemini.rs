@@ -304,6 +304,15 @@ mod tests {
         assert_eq!(found, [&b"@./a.md"[..], b"@Upper.md", b"@/abs"]);
     }
 
+    /// `findImports` takes an `@` with nothing after it (at the end of the text, or before
+    /// white space) for no import: it is text.
+    #[test]
+    fn a_lone_at_sign_is_text() {
+        assert!(find_imports(b"mail @").is_empty());
+        assert!(find_imports(b"@ @\n").is_empty());
+        assert_eq!(find_imports(b"@ @x"), [(2, 4)]);
+    }
+
     #[test]
     fn code_regions_follow_the_regex() {
         assert_eq!(code_regions(b"a `b` c"), [(2, 5)]);

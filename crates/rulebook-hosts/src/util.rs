@@ -1,12 +1,28 @@
 //! What the emulations share: reading as a tool reads, the project root, directory chains,
 //! directory listings and glob tests.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSetBuilder};
 
 /// The most directories one rules-directory listing reads (a bound against link farms).
 pub(crate) const MAX_DIRS: usize = 10_000;
+
+/// The directories one rules-directory listing has read, by real path: a directory reached
+/// twice (a link loop) is read once, and no more than [`MAX_DIRS`] are read.
+#[derive(Default)]
+pub(crate) struct Visited(HashSet<PathBuf>);
+
+impl Visited {
+    /// Whether `dir` is to be read: not read yet, and the bound not reached. Records it.
+    pub(crate) fn first_visit(&mut self, dir: &Path) -> bool {
+        self.0.len() < MAX_DIRS
+            && self
+                .0
+                .insert(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))
+    }
+}
 
 /// The bytes of a regular file, or `None` (missing, not a regular file, unreadable).
 pub(crate) fn read(path: &Path) -> Option<Vec<u8>> {
@@ -131,5 +147,33 @@ pub(crate) fn strings(value: Option<&rulebook_frontmatter::Value>) -> Vec<String
             .filter_map(|v| v.as_str().map(str::to_string))
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rules listing reads at most 10,000 directories (the crate doc: an emulation ends on
+    /// any tree, a link farm included), and each real directory once: a link to one already
+    /// read, or the same path again, is not read twice.
+    #[test]
+    fn a_listing_reads_each_directory_once_and_at_most_max_dirs() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("rules");
+        std::fs::create_dir(&real).unwrap();
+        let mut seen = Visited::default();
+        assert!(seen.first_visit(&real));
+        assert!(!seen.first_visit(&real));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+            assert!(!seen.first_visit(&dir.path().join("link")));
+        }
+        // Directories that do not exist are told apart by their paths; 10,000 in all.
+        for i in 1..MAX_DIRS {
+            assert!(seen.first_visit(&dir.path().join(format!("d{i}"))), "{i}");
+        }
+        assert!(!seen.first_visit(&dir.path().join("one-more")));
     }
 }

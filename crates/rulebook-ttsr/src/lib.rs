@@ -502,7 +502,7 @@ impl TtsrManager {
 
 #[cfg(test)]
 mod literal_tests {
-    use super::{compile_within_budget, is_short_literal};
+    use super::{compile_within_budget, is_short_literal, validate_condition};
     use proptest::prelude::*;
 
     #[test]
@@ -523,6 +523,14 @@ mod literal_tests {
         }
         assert!(is_short_literal(&"x".repeat(1_000)));
         assert!(!is_short_literal(&"x".repeat(1_001)));
+    }
+
+    /// A literal too long for the compile budget is refused as any pattern is: only short
+    /// literals skip the compile.
+    #[test]
+    fn a_literal_past_the_budget_is_refused() {
+        assert!(validate_condition(&"x".repeat(200_000)).is_err());
+        assert!(validate_condition(&"x".repeat(1_001)).is_ok());
     }
 
     proptest! {

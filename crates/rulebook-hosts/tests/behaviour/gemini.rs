@@ -1,0 +1,96 @@
+//! Gemini CLI 0.61.0 (`packages/core` `memoryDiscovery` and `memoryImportProcessor`;
+//! `src/gemini.rs`): what the upward walk lists, the note on its order, the import depth.
+
+use rulebook_hosts::{Host, Status};
+
+use crate::{Tree, entry, listed, loaded};
+
+/// The walk from the working directory up to the git root lists only the `GEMINI.md` entries
+/// that exist: directories without one add nothing. A directory named `GEMINI.md` passes
+/// the tool's `fs.access` check and then fails to read: listed, not read.
+#[test]
+fn the_upward_walk_lists_only_existing_gemini_md() {
+    let tree = Tree::new();
+    tree.file("r/GEMINI.md", "Root.\n")
+        .dir("r/a/GEMINI.md/x")
+        .dir("r/a/b/c");
+    let view = tree.view(Host::Gemini, "r/a/b/c");
+    assert_eq!(listed(&view, &tree), ["r/GEMINI.md", "r/a/GEMINI.md"]);
+    let dir = entry(&view, &tree, "r/a/GEMINI.md");
+    assert_eq!(dir.status, Status::NotRead);
+    assert_eq!(dir.reason, "a directory named GEMINI.md is skipped");
+}
+
+/// Gemini CLI sorts the files it found by their absolute paths (fixture `gemini-order`):
+/// when the working directory is below the git root, the view notes that the order is not
+/// root-down; at the root there is nothing to order and no note.
+#[test]
+fn below_the_root_the_view_notes_the_sorted_order() {
+    let tree = Tree::new();
+    tree.file("r/GEMINI.md", "Root.\n")
+        .file("r/Api/GEMINI.md", "Api.\n");
+    let below = tree.view(Host::Gemini, "r/Api");
+    assert_eq!(loaded(&below, &tree), ["r/Api/GEMINI.md", "r/GEMINI.md"]);
+    assert_eq!(
+        below.notes,
+        ["Gemini CLI orders its files by sorting their absolute paths, not from the root down"]
+    );
+    assert!(tree.view(Host::Gemini, "r").notes.is_empty());
+}
+
+/// `@path` imports are inlined five levels deep (`memoryImportProcessor`'s `maxDepth`):
+/// the file at the fifth level is inlined as it is, its own `@` left as text.
+#[test]
+fn imports_are_inlined_five_levels_deep() {
+    let tree = Tree::new();
+    tree.file("r/GEMINI.md", "Level 0 @./l1.md\n");
+    for level in 1..=6 {
+        tree.file(
+            &format!("r/l{level}.md"),
+            &format!("Level {level} @./l{}.md\n", level + 1),
+        );
+    }
+    let view = tree.view(Host::Gemini, "r");
+    for level in 1..=5 {
+        assert!(
+            view.prompt
+                .contains(&format!("<!-- Imported from: ./l{level}.md -->")),
+            "level {level}: {}",
+            view.prompt
+        );
+    }
+    assert!(view.prompt.contains("Level 5 @./l6.md"), "{}", view.prompt);
+    assert!(!view.prompt.contains("Level 6"), "{}", view.prompt);
+}
+
+/// An `@` with no path after it, even at the very end of the file, is text (`findImports`).
+#[test]
+fn a_trailing_at_sign_is_text() {
+    let tree = Tree::new();
+    tree.file("r/GEMINI.md", "Ask the team @");
+    let view = tree.view(Host::Gemini, "r");
+    assert!(
+        view.prompt.contains("\nAsk the team @\n"),
+        "{}",
+        view.prompt
+    );
+}
+
+/// Duplicates are found by device and inode: a `GEMINI.md` that is a link to the one
+/// nearer the root is read once (fixture `gemini-link`) and listed with its reason, while
+/// two distinct files with the same text are both read.
+#[cfg(unix)]
+#[test]
+fn the_same_file_twice_is_read_once() {
+    let tree = Tree::new();
+    tree.file("r/GEMINI.md", "Root.\n")
+        .file("r/a/GEMINI.md", "Root.\n")
+        .dir("r/a/b");
+    std::os::unix::fs::symlink("../GEMINI.md", tree.path("r/a/b/GEMINI.md")).unwrap();
+    let view = tree.view(Host::Gemini, "r/a/b");
+    assert_eq!(loaded(&view, &tree), ["r/GEMINI.md", "r/a/GEMINI.md"]);
+    assert_eq!(
+        entry(&view, &tree, "r/a/b/GEMINI.md").reason,
+        "the same file (device and inode) as one nearer the root: Gemini CLI reads it once"
+    );
+}

@@ -1,0 +1,141 @@
+//! The crate's own API: the hosts' ids, names and provenance (what `--as` accepts and what
+//! `explain` prints), `HostView::touching`, and the fixture cases.
+
+use std::path::Path;
+
+use rulebook_hosts::fixture::{Case, generated};
+use rulebook_hosts::{Host, Status};
+
+use crate::{Tree, entry};
+
+/// `--as <id>` takes the ids of `Host::ALL`; each names its host back, `Display` prints the
+/// id, and an unknown id names no host.
+#[test]
+fn every_host_is_found_by_its_id() {
+    for host in Host::ALL {
+        assert_eq!(Host::from_id(host.id()), Some(host), "{}", host.id());
+        assert_eq!(host.to_string(), host.id());
+    }
+    assert_eq!(Host::from_id("vscode"), None);
+    assert_eq!(Host::from_id("Codex"), None);
+}
+
+/// The tool's name and where its emulation comes from, as `explain --as` prints them: the
+/// npm release the oracle ran for the five verified tools, "documented, not verified" for
+/// the others (crate doc).
+#[test]
+fn each_host_says_which_tool_and_version_it_reproduces() {
+    let table: Vec<(&str, &str, String)> = Host::ALL
+        .into_iter()
+        .map(|h| (h.id(), h.display_name(), h.provenance()))
+        .collect();
+    let expected = [
+        ("codex", "Codex CLI", "verified against Codex CLI 0.171.0"),
+        (
+            "claude",
+            "Claude Code",
+            "verified against Claude Code 2.1.332",
+        ),
+        ("gemini", "Gemini CLI", "verified against Gemini CLI 0.61.0"),
+        ("cline", "Cline CLI", "verified against Cline CLI 3.0.65"),
+        (
+            "continue",
+            "Continue CLI (cn)",
+            "verified against Continue CLI (cn) 1.5.47",
+        ),
+        ("cursor", "Cursor", "Cursor: documented, not verified"),
+        ("windsurf", "Windsurf", "Windsurf: documented, not verified"),
+        (
+            "copilot",
+            "GitHub Copilot (VS Code)",
+            "GitHub Copilot (VS Code): documented, not verified",
+        ),
+        ("kiro", "Kiro", "Kiro: documented, not verified"),
+        ("zed", "Zed", "Zed: documented, not verified"),
+    ];
+    let expected: Vec<(&str, &str, String)> = expected
+        .into_iter()
+        .map(|(id, name, p)| (id, name, p.to_string()))
+        .collect();
+    assert_eq!(table, expected);
+}
+
+/// `touching` answers "which rules does Claude Code add when it edits this file": the
+/// scoped files whose globs match the path (absolute, or relative to the working
+/// directory), never the files loaded at start. A glob without `/` matches the file name at
+/// any depth; a path outside the rule's base matches nothing. (Claude Code: `paths:` rules
+/// and `CLAUDE.md` files below the working directory load when a file there is touched.)
+#[test]
+fn touching_a_file_adds_the_scoped_rules_that_match_it() {
+    let tree = Tree::new();
+    tree.file("r/CLAUDE.md", "Always.\n")
+        .file(
+            "r/.claude/rules/ts.md",
+            "---\npaths:\n  - \"src/**/*.ts\"\n---\nTypeScript.\n",
+        )
+        .file(
+            "r/.claude/rules/md.md",
+            "---\npaths: \"*.md\"\n---\nMarkdown.\n",
+        )
+        .file("r/api/CLAUDE.md", "API.\n");
+    let view = tree.view(Host::Claude, "r");
+    let cwd = tree.path("r");
+    let touched = |path: &str| -> Vec<String> {
+        let mut names: Vec<String> = view
+            .touching(&cwd, Path::new(path))
+            .iter()
+            .map(|f| crate::relative(&tree, &f.path))
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(touched("src/app/main.ts"), ["r/.claude/rules/ts.md"]);
+    assert_eq!(touched("docs/deep/guide.md"), ["r/.claude/rules/md.md"]);
+    assert_eq!(
+        touched(&tree.path("r/api/handler.md").to_string_lossy()),
+        ["r/.claude/rules/md.md", "r/api/CLAUDE.md"]
+    );
+    assert!(touched("src/main.rs").is_empty());
+    // Outside the project: no rule's base holds it.
+    assert!(touched(&tree.path("elsewhere/a.md").to_string_lossy()).is_empty());
+    assert!(entry(&view, &tree, "r/CLAUDE.md").status.is_loaded());
+    assert!(matches!(
+        entry(&view, &tree, "r/api/CLAUDE.md").status,
+        Status::Scoped { .. }
+    ));
+}
+
+/// A fixture case runs through every verified host unless it names its hosts
+/// (`case.json`'s `hosts`), so a new case is checked against all five recorded tools.
+#[test]
+fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
+    let all = Case::default();
+    assert_eq!(
+        all.hosts(),
+        [
+            Host::Codex,
+            Host::Claude,
+            Host::Gemini,
+            Host::Cline,
+            Host::Continue
+        ]
+    );
+    let named = Case {
+        hosts: vec![Host::Cursor, Host::Gemini],
+        ..Case::default()
+    };
+    assert_eq!(named.hosts(), [Host::Cursor, Host::Gemini]);
+}
+
+/// A generated fixture file has exactly the size `case.json` asks for (Codex's budget cases
+/// depend on it): its path on the first line, then numbered lines of its marker, cut there.
+#[test]
+fn generated_files_have_their_exact_size() {
+    let long = generated("r/AGENTS.md", "ROOT", 64 * 1024);
+    assert!(long.starts_with("# r/AGENTS.md\nROOT line 00001 of the generated file\n"));
+    for bytes in [0, 5, 13, 14, 15, 100, 32 * 1024] {
+        let text = generated("r/AGENTS.md", "ROOT", bytes);
+        assert_eq!(text.len(), bytes);
+        assert!(long.starts_with(&text), "{bytes}");
+    }
+}
