@@ -23,7 +23,17 @@ pub(crate) fn parse(text: &str) -> Option<Value> {
         // A line break the line split does not see.
         return None;
     }
-    let mut map = Map::new();
+    // Sized to its keys (a line starting with a letter or `_` starts one): the map is kept
+    // with its rule, and growing it would leave room for up to twice the keys.
+    let keys = text
+        .split('\n')
+        .filter(|line| {
+            line.bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        })
+        .count();
+    let mut map = Map::with_capacity(keys);
     let mut nodes = 1usize;
     let mut lines = text.split('\n').peekable();
     while let Some(line) = lines.next() {
