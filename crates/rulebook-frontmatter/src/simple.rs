@@ -249,6 +249,9 @@ fn plain(text: &str, context: Context) -> Option<Value> {
             b'#' | b':' | b',' | b'[' | b']' | b'{' | b'}' if context == Context::Flow => {
                 return None;
             }
+            // In a flow list, yaml-rust2 reads an indicator after a space as the start of a
+            // new token (`[a -]` is an error there): the full parser's.
+            b'-' | b'?' if context == Context::Flow && bytes[i - 1] == b' ' => return None,
             b'#' if bytes[i - 1] == b' ' => {
                 if !is_comment(&text[i..]) {
                     return None;
@@ -370,6 +373,8 @@ mod tests {
             "a: {x: 1}",
             "a: [a,]",
             "a: [a:b]",
+            "a: [\\, \\- -]",
+            "a: [x -]",
             "<<: *base",
             "true: x",
             "null: x",
