@@ -56,11 +56,9 @@ pub(crate) fn parse(text: &str) -> Option<Value> {
                         .strip_prefix("- ")
                         .map(|i| i.trim_start_matches(' '))
                     else {
-                        // A line indented under the key that is not an item (a nested
-                        // map, a multi-line scalar), or `-` alone: the full parser reads it.
-                        if indent > 0 || next.starts_with('-') {
-                            return None;
-                        }
+                        // The next key's line; or a line the main loop declines (a nested
+                        // map, a multi-line scalar, `-` alone), where the full parser reads
+                        // the whole text.
                         break;
                     };
                     match &mut items {
@@ -206,11 +204,11 @@ fn scalar(text: &str, context: Context) -> Option<Value> {
 /// `\\`, `\"`, `\/`, `\n`, `\t` and no line break inside.
 fn double_quoted(text: &str) -> Option<(String, &str)> {
     // Most have no escape: the text up to the closing quote, copied once.
-    if let Some(stop) = text.bytes().position(|b| b == b'"' || b == b'\\')
-        && text.as_bytes()[stop] == b'"'
-        && text[..stop].chars().all(is_safe)
+    if let Some(close) = text.find('"')
+        && !text[..close].contains('\\')
+        && text[..close].chars().all(is_safe)
     {
-        return Some((text[..stop].to_owned(), &text[stop + 1..]));
+        return Some((text[..close].to_owned(), &text[close + 1..]));
     }
     let mut out = String::new();
     let mut chars = text.char_indices();
@@ -327,6 +325,8 @@ mod tests {
             "a: 1\na: 2\nb: 3",
             "empty:\nlist: []\nspaced: [ a ,b ]",
             "k: \"a\\\"b\\/c\\nd\\te\"",
+            "_k: underscored\nk-2: hyphened\nttsr_trigger: x",
+            "a: x - y ? z",
         ] {
             assert!(agrees(text), "the fast path declined {text:?}");
         }
@@ -375,6 +375,8 @@ mod tests {
             "a: [a:b]",
             "a: [\\, \\- -]",
             "a: [x -]",
+            "a: \"x\\ ",
+            "a: \"x\\\\y\u{1}\"",
             "<<: *base",
             "true: x",
             "null: x",
