@@ -305,25 +305,67 @@ mod tests {
         pump.await.unwrap();
     }
 
-    /// Once rmcp's side is gone (a write to it fails), the rest of the input is not read:
-    /// no parse error is answered for a line after that.
+    /// rmcp's side of the pipe, failing after `left` bytes, or at the flush.
+    struct Failing {
+        left: usize,
+        flush_fails: bool,
+    }
+
+    impl AsyncWrite for Failing {
+        fn poll_write(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> std::task::Poll<std::io::Result<usize>> {
+            if self.left == 0 {
+                return std::task::Poll::Ready(Err(std::io::ErrorKind::BrokenPipe.into()));
+            }
+            let n = buf.len().min(self.left);
+            self.left -= n;
+            std::task::Poll::Ready(Ok(n))
+        }
+
+        fn poll_flush(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(if self.flush_fails {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            } else {
+                Ok(())
+            })
+        }
+
+        fn poll_shutdown(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    /// Once rmcp's side is gone (the line, its newline or the flush fails), the rest of the
+    /// input is not read: no parse error is answered for a line after that.
     #[tokio::test]
     async fn input_stops_at_the_first_failed_write_to_rmcp() {
-        let (to_rmcp, rmcp_side) = tokio::io::duplex(64);
-        drop(rmcp_side);
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        pump_input(
-            &b"{\"id\":1,\"method\":\"initialize\"}\nnot json\n"[..],
-            to_rmcp,
-            tx,
-            Pending::default(),
-            std::time::Duration::ZERO,
-        )
-        .await;
-        assert!(
-            rx.try_recv().is_err(),
-            "a line after the failed write was read"
-        );
+        let request = b"{\"id\":1,\"method\":\"initialize\"}";
+        for (left, flush_fails) in [(0, false), (request.len(), false), (usize::MAX, true)] {
+            let (tx, mut rx) = mpsc::unbounded_channel();
+            let mut input = request.to_vec();
+            input.extend_from_slice(b"\nnot json\n");
+            pump_input(
+                &input[..],
+                Failing { left, flush_fails },
+                tx,
+                Pending::default(),
+                std::time::Duration::ZERO,
+            )
+            .await;
+            assert!(
+                rx.try_recv().is_err(),
+                "a line after the failed write was read ({left} bytes taken, flush fails: {flush_fails})"
+            );
+        }
     }
 
     #[tokio::test]
