@@ -55,7 +55,7 @@ pub(crate) fn normalize(input: &str) -> Normalized<'_> {
     let mut text = String::with_capacity(unified.len());
     let mut removals = Vec::new();
     let mut rest: &str = &unified;
-    while let Some(open) = rest.find("<!--") {
+    while let Some(open) = COMMENT.find(rest.as_bytes()) {
         let Some(close) = rest[open + 4..].find("-->") else {
             break;
         };

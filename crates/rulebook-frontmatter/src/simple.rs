@@ -61,15 +61,12 @@ pub(crate) fn parse(text: &str) -> Option<Value> {
                         // the whole text.
                         break;
                     };
-                    match &mut items {
-                        None => items = Some((indent, Vec::new())),
-                        Some((at, _)) if *at != indent => return None,
-                        Some(_) => {}
+                    // Every item at the first item's indentation.
+                    let (at, list) = items.get_or_insert_with(|| (indent, Vec::new()));
+                    if *at != indent {
+                        return None;
                     }
-                    let value = scalar(item, Context::Block)?;
-                    if let Some((_, list)) = &mut items {
-                        list.push(value);
-                    }
+                    list.push(scalar(item, Context::Block)?);
                     lines.next();
                 }
                 items.map_or(Value::Null, |(_, list)| Value::List(list))

@@ -169,21 +169,21 @@ pub fn render(
     // Sized once, from above: growing by doubling would hold the text twice while it is
     // copied (the contents of thousands of always-apply rules are megabytes), and the
     // pages reserved and never written are not resident.
-    let rule_size = |rule: &Rule| {
-        256 + rule.content.len()
-            + rule.name.len()
+    let listed = |rule: &Rule| {
+        256 + rule.name.len()
             + rule.description.as_ref().map_or(0, String::len)
             + rule.path.as_os_str().len()
     };
     let capacity = always_apply
         .iter()
-        .map(|a| rule_size(a.rule) + a.source.len())
-        .chain(attached.iter().map(|a| rule_size(a.rule) + a.glob.len()))
-        .sum::<usize>()
-        + rulebook
-            .iter()
-            .map(|rule| rule_size(rule) - rule.content.len())
-            .sum::<usize>();
+        .map(|a| listed(a.rule) + a.rule.content.len() + a.source.len())
+        .chain(
+            attached
+                .iter()
+                .map(|a| listed(a.rule) + a.rule.content.len() + a.glob.len()),
+        )
+        .chain(rulebook.iter().map(|rule| listed(rule)))
+        .sum::<usize>();
     let mut out = String::with_capacity(capacity);
     let separate = |out: &mut String| {
         if !out.is_empty() {

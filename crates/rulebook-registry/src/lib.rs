@@ -763,7 +763,12 @@ impl<C: Capability> Registry<C> {
                 }
             }
         }
-        let mut winner_indices: Vec<usize> = winners.into_values().collect();
+        // Validated after the dedupe: the winners, in order (taken now, ending the borrow).
+        let mut winner_indices: Vec<usize> = if ctx.mechanisms.validate_before_dedup {
+            Vec::new()
+        } else {
+            winners.into_values().collect()
+        };
         for (i, by) in shadowed {
             loaded.all[i].status = Status::Shadowed { by };
         }
