@@ -1,6 +1,7 @@
 //! The parser (feature `parse`, on by default): [`parse_frontmatter`] and its options,
 //! warnings and errors.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Serialize;
@@ -87,14 +88,16 @@ pub struct YamlError {
     pub column: usize,
 }
 
-/// The result of [`parse_frontmatter`].
+/// The result of [`parse_frontmatter`], borrowing its body from the text parsed where it
+/// can.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Parsed {
+pub struct Parsed<'a> {
     /// The metadata, in file order; empty when absent or unreadable.
     pub frontmatter: Map,
     /// The text after the frontmatter (trimmed), or the whole normalized text (untrimmed)
-    /// when there is no frontmatter.
-    pub body: String,
+    /// when there is no frontmatter: a slice of the text parsed unless normalizing changed
+    /// it (line endings, HTML comments), so nearly every body is not copied here.
+    pub body: Cow<'a, str>,
     /// How the frontmatter was read.
     pub outcome: Outcome,
     /// Problems found, in order.
@@ -102,20 +105,17 @@ pub struct Parsed {
 }
 
 /// Parses `text` as behaviour.md §3 describes. Never fails; see the crate docs for the steps.
-pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
+pub fn parse_frontmatter<'a>(text: &'a str, options: &ParseOptions<'_>) -> Parsed<'a> {
     let normalized = normalize::normalize(text);
     let t: &str = &normalized.text;
-    let absent = || Parsed {
-        frontmatter: Map::new(),
-        body: t.to_owned(),
-        outcome: Outcome::Absent,
-        warnings: Vec::new(),
-    };
-    if !t.starts_with("---") {
-        return absent();
-    }
-    let Some(found) = t[3..].find("\n---") else {
-        return absent();
+    let found = t.starts_with("---").then(|| t[3..].find("\n---")).flatten();
+    let Some(found) = found else {
+        return Parsed {
+            frontmatter: Map::new(),
+            body: normalized.text,
+            outcome: Outcome::Absent,
+            warnings: Vec::new(),
+        };
     };
     let close = 3 + found;
     // "From index 4": skip the one character after `---`, whatever its width.
@@ -125,7 +125,17 @@ pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
     } else {
         ""
     };
-    let body = js_trim(&t[close + 4..]).to_owned();
+    let rest = &t[close + 4..];
+    let trimmed = js_trim(rest);
+    // `js_trim` returns a slice of `rest`: where it starts is how much it cut in front.
+    let start = close + 4 + (rest.len() - rest.trim_start_matches(is_js_space).len());
+    let body = match &normalized.text {
+        Cow::Borrowed(text) => {
+            let text: &'a str = text;
+            Cow::Borrowed(&text[start..start + trimmed.len()])
+        }
+        Cow::Owned(_) => Cow::Owned(trimmed.to_owned()),
+    };
     let mut parsed = Parsed {
         frontmatter: Map::new(),
         body,
@@ -139,7 +149,7 @@ pub fn parse_frontmatter(text: &str, options: &ParseOptions<'_>) -> Parsed {
             .map_or_else(|| "<frontmatter>".to_owned(), |p| p.display().to_string())
     };
 
-    let expanded: std::borrow::Cow<'_, str> = if metadata.contains('\t') {
+    let expanded: Cow<'_, str> = if metadata.contains('\t') {
         metadata.replace('\t', "  ").into()
     } else {
         metadata.into()
@@ -265,7 +275,13 @@ fn locate(
 /// plus U+FEFF (ZERO WIDTH NO-BREAK SPACE), so a body of only U+FEFF is empty, as it is for
 /// the original.
 fn js_trim(text: &str) -> &str {
-    text.trim_matches(|c: char| c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}'))
+    text.trim_matches(is_js_space)
+}
+
+/// What JavaScript's `String.prototype.trim` removes: Unicode white space (without U+0085,
+/// which JavaScript does not count) and the byte order mark.
+fn is_js_space(c: char) -> bool {
+    c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}')
 }
 
 /// The seeds' fallback: `^(\w+):\s*(.*)$` per line, the value trimmed, always a string.
@@ -296,7 +312,7 @@ pub fn normalize_text(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Parsed {
+    fn parse(text: &str) -> Parsed<'_> {
         parse_frontmatter(text, &ParseOptions::new())
     }
 

@@ -5,11 +5,11 @@ use rulebook_frontmatter::{ParseOptions, Parsed, Recovery, parse_frontmatter};
 use serde::Serialize;
 
 #[derive(Serialize)]
-struct BothProfiles {
+struct BothProfiles<'a> {
     /// The input (BOM stripped), so the snapshot shows what was parsed.
     input: String,
-    reference: Parsed,
-    extended: Parsed,
+    reference: Parsed<'a>,
+    extended: Parsed<'a>,
 }
 
 #[test]

@@ -34,6 +34,7 @@
 //! # }
 //! ```
 
+use std::borrow::Cow;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -263,7 +264,7 @@ fn path_order_after(a: &Path, b: &Path, skip: usize) -> std::cmp::Ordering {
         use std::os::unix::ffi::OsStrExt;
         let (a, b) = (a.as_os_str().as_bytes(), b.as_os_str().as_bytes());
         let (a, b) = (a.get(skip..).unwrap_or(a), b.get(skip..).unwrap_or(b));
-        let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let common = common_prefix(a, b);
         // No name holds a NUL byte: `/` can take its place as the lowest.
         let key = |byte: Option<&u8>| byte.map(|&c| if c == b'/' { 0 } else { c });
         key(a.get(common)).cmp(&key(b.get(common)))
@@ -273,6 +274,32 @@ fn path_order_after(a: &Path, b: &Path, skip: usize) -> std::cmp::Ordering {
         let _ = skip;
         a.cmp(b)
     }
+}
+
+/// How many bytes `a` and `b` share at their start, eight at a time (the walk's sort
+/// compares every pair of paths this way).
+#[cfg(unix)]
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while let (Some(x), Some(y)) = (a.get(at..at + 8), b.get(at..at + 8)) {
+        let word = |bytes: &[u8]| {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(bytes);
+            u64::from_le_bytes(eight)
+        };
+        let differ = word(x) ^ word(y);
+        if differ != 0 {
+            // Little-endian: the lowest set bit is in the first byte that differs.
+            return at + (differ.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + a[at..len]
+        .iter()
+        .zip(&b[at..len])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 #[cfg(test)]
@@ -409,6 +436,56 @@ mod order_tests {
         paths.sort_by(|a, b| path_order(a, b));
         assert_eq!(paths, expected);
     }
+
+    /// Long names, differing at every position of the eight-byte words and around `/`.
+    #[test]
+    fn path_order_is_paths_order_for_long_paths() {
+        let stem = "/project/.cursor/rules/group-10/a-rather-long-rule-name";
+        let mut paths: Vec<PathBuf> = Vec::new();
+        for cut in 0..stem.len() {
+            for tail in ["", "/x.md", "-", ".md", "a", "\u{e4}"] {
+                let path = PathBuf::from(format!("{}{tail}", &stem[..cut]));
+                // Only the clean paths a walk yields (no `//`, `/./`, trailing `/`).
+                let clean: PathBuf = path.components().collect();
+                if clean == path && clean.as_os_str() == path.as_os_str() {
+                    paths.push(path);
+                }
+            }
+        }
+        let mut expected = paths.clone();
+        expected.sort();
+        paths.reverse();
+        paths.sort_by(|a, b| path_order(a, b));
+        assert_eq!(paths, expected);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn common_prefix_counts_the_bytes_shared() {
+        let a: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for at in 0..a.len() {
+            let mut b = a.clone();
+            b[at] ^= 0x20;
+            for (n, m) in [
+                (40, 40),
+                (40, at),
+                (at, 40),
+                (at + 1, 40),
+                (17, 40),
+                (40, 9),
+            ] {
+                let (x, y) = (&a[..n.min(40)], &b[..m.min(40)]);
+                let naive = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+                assert_eq!(
+                    common_prefix(x, y),
+                    naive,
+                    "differ at {at}, lengths {n} and {m}"
+                );
+            }
+        }
+        assert_eq!(common_prefix(&a, &a), 40);
+        assert_eq!(common_prefix(b"", &a), 0);
+    }
 }
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {
@@ -504,6 +581,116 @@ pub struct ReadRule {
 
 /// As [`read_rule_file`], with the real path of the file read.
 pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<Diagnostic>) {
+    let mut bytes = Vec::new();
+    let (read, mut diagnostics) = read_rule_bytes(path, options, &mut bytes);
+    let Some((start, real_path)) = read else {
+        return (None, diagnostics);
+    };
+    bytes.drain(..start);
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let text = lossy(path, err.as_bytes(), err.utf8_error(), &mut diagnostics);
+            text.into_owned()
+        }
+    };
+    (Some(ReadRule { text, real_path }), diagnostics)
+}
+
+/// A rule file read by a [`RuleReader`]: its text borrows the reader's buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadText<'a> {
+    /// The text (BOM stripped, UTF-8; owned only when invalid bytes were replaced).
+    pub text: Cow<'a, str>,
+    /// As [`ReadRule::real_path`].
+    pub real_path: Option<PathBuf>,
+}
+
+/// Reads rule files one after another into one buffer, as [`read_rule`] reads each (same
+/// checks, same diagnostics), for a caller that keeps only part of each text (a body
+/// without its frontmatter): no allocation per file, and the bytes land in memory the
+/// last file already warmed.
+///
+/// ```
+/// use rulebook_fs::{ReadOptions, RuleReader};
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.md"), "\u{feff}first")?;
+/// std::fs::write(dir.path().join("b.md"), "second")?;
+/// let mut reader = RuleReader::new();
+/// let (a, _) = reader.read(&dir.path().join("a.md"), &ReadOptions::new());
+/// assert_eq!(a.map(|r| r.text.into_owned()).as_deref(), Some("first"));
+/// let (b, _) = reader.read(&dir.path().join("b.md"), &ReadOptions::new());
+/// assert_eq!(b.map(|r| r.text.into_owned()).as_deref(), Some("second"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct RuleReader {
+    buffer: Vec<u8>,
+}
+
+impl RuleReader {
+    /// A reader with an empty buffer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads `path` as [`read_rule`] does, into this reader's buffer.
+    pub fn read(
+        &mut self,
+        path: &Path,
+        options: &ReadOptions,
+    ) -> (Option<ReadText<'_>>, Vec<Diagnostic>) {
+        // A buffer grown for one large file is not kept for the small ones after it.
+        if self.buffer.capacity() > KEPT_BUFFER {
+            self.buffer = Vec::new();
+        }
+        let (read, mut diagnostics) = read_rule_bytes(path, options, &mut self.buffer);
+        let Some((start, real_path)) = read else {
+            return (None, diagnostics);
+        };
+        let bytes = &self.buffer[start..];
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(err) => Cow::Owned(lossy(path, bytes, err, &mut diagnostics).into_owned()),
+        };
+        (Some(ReadText { text, real_path }), diagnostics)
+    }
+}
+
+/// The largest buffer a [`RuleReader`] keeps between files.
+const KEPT_BUFFER: usize = 1 << 20;
+
+/// Text with invalid UTF-8 replaced by U+FFFD, and the warning that says where.
+fn lossy<'b>(
+    path: &Path,
+    bytes: &'b [u8],
+    error: std::str::Utf8Error,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Cow<'b, str> {
+    let valid = &bytes[..error.valid_up_to()];
+    let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+    diagnostics.push(
+        Diagnostic::warning(
+            DiagnosticCode::InvalidUtf8,
+            format!(
+                "{} is not valid UTF-8 (first bad byte at line {line}); invalid bytes were replaced with U+FFFD",
+                path.display()
+            ),
+        )
+        .with_path(path)
+        .at(Some(line), None),
+    );
+    String::from_utf8_lossy(bytes)
+}
+
+/// Reads `path` into `bytes` (cleared first) with the checks of [`read_rule`]: where the text
+/// starts in `bytes` (past a byte order mark) and the real path, or nothing and why.
+fn read_rule_bytes(
+    path: &Path,
+    options: &ReadOptions,
+    bytes: &mut Vec<u8>,
+) -> (Option<(usize, Option<PathBuf>)>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let mut real_path = None;
     let read_failed = |err: &std::io::Error| {
@@ -571,13 +758,14 @@ pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<D
     let hint = options
         .max_size
         .map_or(hint, |max| hint.min(max.saturating_add(1)));
-    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+    bytes.clear();
+    bytes.reserve(usize::try_from(hint).unwrap_or(0));
     // Through `Take` even without a limit: `File::read_to_end` would ask the size again
     // (a `statx` and an `lseek` per file) when the metadata above already gave it.
     let limit = options
         .max_size
         .map_or(u64::MAX, |max| max.saturating_add(1));
-    let result = (&mut file).take(limit).read_to_end(&mut bytes);
+    let result = (&mut file).take(limit).read_to_end(bytes);
     if let Err(err) = result {
         diagnostics.push(read_failed(&err));
         return (None, diagnostics);
@@ -597,30 +785,12 @@ pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<D
             return (None, diagnostics);
         }
     }
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => {
-            let body = err.as_bytes();
-            let valid = &body[..err.utf8_error().valid_up_to()];
-            let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
-            diagnostics.push(
-                Diagnostic::warning(
-                    DiagnosticCode::InvalidUtf8,
-                    format!(
-                        "{} is not valid UTF-8 (first bad byte at line {line}); invalid bytes were replaced with U+FFFD",
-                        path.display()
-                    ),
-                )
-                .with_path(path)
-                .at(Some(line), None),
-            );
-            String::from_utf8_lossy(body).into_owned()
-        }
+    let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
     };
-    (Some(ReadRule { text, real_path }), diagnostics)
+    (Some((start, real_path)), diagnostics)
 }
 
 /// `a/./b/../c` → `a/c`: `.` and `..` resolved without touching the file system (a `..`

@@ -182,8 +182,9 @@ fn read(raw: &str) -> Result<Read, &'static str> {
     };
     let mut name = None;
     if let Some(meta) = meta {
+        let wrapped = format!("---\n{meta}\n---\n");
         let parsed = rulebook_frontmatter::parse_frontmatter(
-            &format!("---\n{meta}\n---\n"),
+            &wrapped,
             &rulebook_frontmatter::ParseOptions::new(),
         );
         if !parsed.warnings.is_empty() {

@@ -135,7 +135,7 @@ pub(crate) fn frontmatter(text: &str) -> (rulebook_frontmatter::Map, String) {
         &rulebook_frontmatter::ParseOptions::new()
             .recovery(rulebook_frontmatter::Recovery::QuoteValues),
     );
-    (parsed.frontmatter, parsed.body)
+    (parsed.frontmatter, parsed.body.into_owned())
 }
 
 /// A list of strings from a string or a list of strings.

@@ -172,6 +172,33 @@ pub struct RuleFile<'a> {
 /// Parses and coerces one rule file. Never fails: a file with broken frontmatter is still a
 /// rule (its body is the content), and what was wrong is in the diagnostics.
 pub fn build_rule(file: &RuleFile<'_>, mechanisms: &Mechanisms) -> (Rule, Vec<Diagnostic>) {
+    let text = FileText {
+        name: file.name,
+        path: file.path,
+        text: file.text,
+        policy: file.policy,
+        fold_kebab_keys: file.fold_kebab_keys,
+    };
+    build(&text, file.source.clone(), mechanisms)
+}
+
+/// A [`RuleFile`] without its source, which [`build`] takes by value.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FileText<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) path: &'a Path,
+    pub(crate) text: &'a str,
+    pub(crate) policy: FieldPolicy,
+    pub(crate) fold_kebab_keys: bool,
+}
+
+/// [`build_rule`] with the rule's source moved in (the loader's), not copied: three
+/// allocations a rule fewer.
+pub(crate) fn build(
+    file: &FileText<'_>,
+    source: SourceMeta,
+    mechanisms: &Mechanisms,
+) -> (Rule, Vec<Diagnostic>) {
     let parsed = parse_frontmatter(
         file.text,
         &ParseOptions::new()
@@ -203,7 +230,7 @@ pub fn build_rule(file: &RuleFile<'_>, mechanisms: &Mechanisms) -> (Rule, Vec<Di
         Some(file.text),
     );
     diagnostics.extend(coerce_diagnostics);
-    let mut rule = Rule::new(file.name, file.path, parsed.body, file.source.clone())
+    let mut rule = Rule::new(file.name, file.path, parsed.body, source)
         .with_frontmatter(parsed.frontmatter, parsed.outcome);
     rule.globs = fields.globs;
     rule.always_apply = fields.always_apply;

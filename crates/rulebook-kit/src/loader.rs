@@ -2,12 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use rulebook_fs::{ReadOptions, read_rule, walk_rules_dir};
+use rulebook_fs::{ReadOptions, RuleReader, walk_rules_dir};
 use rulebook_registry::{LoadContext, LoadResult, Mechanisms};
 use rulebook_rule::{Diagnostic, DiagnosticCode, Level, Rule, SourceMeta};
 
 use crate::coerce::FieldPolicy;
-use crate::{RuleFile, build_rule};
+use crate::{FileText, build};
 
 /// Loads rule files for one provider.
 #[derive(Debug, Clone)]
@@ -155,8 +155,10 @@ impl FileLoader {
         }
         let walked = walk_rules_dir(dir, extensions);
         out.diagnostics.extend(walked.diagnostics);
+        out.items.reserve(walked.files.len());
+        let mut reader = RuleReader::new();
         for path in walked.files.iter().filter(|p| keep(p)) {
-            self.load_one(path, &name(path), level, &checked, out);
+            self.load_one(&mut reader, path, &name(path), level, &checked, out);
         }
     }
 
@@ -246,18 +248,19 @@ impl FileLoader {
             }
         }
         let options = self.read_options(level, project_root);
-        self.load_one(path, name, level, &options, out)
+        self.load_one(&mut RuleReader::new(), path, name, level, &options, out)
     }
 
     fn load_one(
         &self,
+        reader: &mut RuleReader,
         path: &Path,
         name: &str,
         level: Level,
         options: &ReadOptions,
         out: &mut LoadResult<Rule>,
     ) -> Option<usize> {
-        let (read, diagnostics) = read_rule(path, options);
+        let (read, diagnostics) = reader.read(path, options);
         out.diagnostics.extend(diagnostics);
         let read = read?;
         let mut source = SourceMeta::new(
@@ -272,15 +275,14 @@ impl FileLoader {
             out.items.push(Rule::new(name, path, read.text, source));
             return Some(out.items.len() - 1);
         }
-        let file = RuleFile {
+        let file = FileText {
             name,
             path,
             text: &read.text,
             policy: self.policy,
-            source: &source,
             fold_kebab_keys: self.fold_kebab_keys,
         };
-        let (rule, diagnostics) = build_rule(&file, &self.mechanisms);
+        let (rule, diagnostics) = build(&file, source, &self.mechanisms);
         out.diagnostics.extend(diagnostics);
         out.items.push(rule);
         Some(out.items.len() - 1)
