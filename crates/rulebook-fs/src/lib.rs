@@ -10,9 +10,10 @@
 //! - [`read_rule_file`]: the text of one file: one leading BOM stripped, invalid UTF-8
 //!   decoded lossily with a warning, a read error as the warning
 //!   `Failed to read file: <path>`, the size cap (Extended E9) and the project boundary
-//!   (Extended E10) enforced.
+//!   (Extended E10) enforced. [`RuleReader`] reads a run of files the same way into one
+//!   reused buffer, for a caller that keeps only part of each text.
 //!
-//! The provider kit (`rulebook-kit`) builds rules on these two.
+//! The provider kit (`rulebook-kit`) builds rules on these.
 //!
 //! Depends on `ignore` (the walker) and `rulebook-rule` (diagnostics and rule building).
 //!
@@ -300,6 +301,76 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .zip(&b[at..len])
         .take_while(|(x, y)| x == y)
         .count()
+}
+
+#[cfg(test)]
+mod reader_tests {
+    use super::*;
+
+    /// The buffer is kept from file to file, but not once a large file has grown it.
+    #[test]
+    fn the_reader_keeps_its_buffer_unless_a_large_file_grew_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("small.md");
+        let large = dir.path().join("large.md");
+        fs::write(&small, "x".repeat(4000)).unwrap();
+        fs::write(&large, "y".repeat(KEPT_BUFFER + 1)).unwrap();
+        let options = ReadOptions::new();
+        let mut reader = RuleReader::new();
+        let (text, _) = reader.read(&small, &options);
+        assert_eq!(text.unwrap().text.len(), 4000);
+        let kept = reader.buffer.capacity();
+        assert!(kept >= 4000);
+        let (text, _) = reader.read(&small, &options);
+        assert_eq!(text.unwrap().text.len(), 4000);
+        assert_eq!(reader.buffer.capacity(), kept, "the buffer is reused");
+        let (text, _) = reader.read(&large, &options);
+        assert_eq!(text.unwrap().text.len(), KEPT_BUFFER + 1);
+        assert!(reader.buffer.capacity() > KEPT_BUFFER);
+        let (text, _) = reader.read(&small, &options);
+        assert_eq!(text.unwrap().text.len(), 4000);
+        assert!(
+            reader.buffer.capacity() < KEPT_BUFFER,
+            "the large buffer is let go"
+        );
+        // A buffer of exactly the kept size is kept.
+        let edge = dir.path().join("edge.md");
+        fs::write(&edge, "z".repeat(KEPT_BUFFER)).unwrap();
+        let mut reader = RuleReader::new();
+        let (text, _) = reader.read(&edge, &options);
+        assert_eq!(text.unwrap().text.len(), KEPT_BUFFER);
+        assert_eq!(reader.buffer.capacity(), KEPT_BUFFER);
+        let (text, _) = reader.read(&small, &options);
+        assert_eq!(text.unwrap().text.len(), 4000);
+        assert_eq!(reader.buffer.capacity(), KEPT_BUFFER, "kept at the bound");
+    }
+
+    /// A reader reads what `read_rule` reads: the BOM stripped, invalid UTF-8 replaced and
+    /// reported, a missing file reported.
+    #[test]
+    fn the_reader_reads_what_read_rule_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: [(&str, &[u8]); 3] = [
+            ("bom.md", b"\xEF\xBB\xBFtext"),
+            ("bad.md", b"ok\n\xFF\xFEend"),
+            ("plain.md", b"plain"),
+        ];
+        let mut reader = RuleReader::new();
+        let options = ReadOptions::new().detailed_errors(true);
+        for (name, bytes) in cases {
+            let path = dir.path().join(name);
+            fs::write(&path, bytes).unwrap();
+            let (owned, owned_diagnostics) = read_rule(&path, &options);
+            let (read, diagnostics) = reader.read(&path, &options);
+            assert_eq!(read.map(|r| r.text.into_owned()), owned.map(|r| r.text));
+            assert_eq!(diagnostics, owned_diagnostics);
+        }
+        let missing = dir.path().join("missing.md");
+        let (read, diagnostics) = reader.read(&missing, &options);
+        assert!(read.is_none());
+        assert_eq!(diagnostics, read_rule(&missing, &options).1);
+        assert_eq!(diagnostics.len(), 1);
+    }
 }
 
 #[cfg(test)]
