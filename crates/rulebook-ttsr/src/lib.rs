@@ -314,8 +314,9 @@ pub struct TtsrManager {
     default_repeat: RepeatPolicy,
     turn: u64,
     stream: stream::Stream,
-    /// What validation said of each distinct condition: a condition repeated across rules
-    /// (the same rule kept for two tools) is compiled once.
+    /// What validation said of each distinct condition that is not a short literal (those
+    /// are valid without a compile, see `is_short_literal`): a condition repeated across
+    /// rules (the same rule kept for two tools) is compiled once.
     validated: HashMap<String, Result<(), ConditionError>>,
 }
 
@@ -375,10 +376,16 @@ impl TtsrManager {
         let mut registration = Registration::default();
         let validated = &mut self.validated;
         rule.conditions.retain(|c| {
-            match validated
-                .entry(c.clone())
-                .or_insert_with(|| validate_condition(c))
-            {
+            // A short literal is valid without a compile: only the others are remembered.
+            let verdict = if is_short_literal(c) {
+                Ok(())
+            } else {
+                validated
+                    .entry(c.clone())
+                    .or_insert_with(|| compile_within_budget(c))
+                    .clone()
+            };
+            match verdict {
                 Ok(()) => true,
                 Err(error) => {
                     registration.dropped.push(RegisterError::InvalidCondition {

@@ -471,10 +471,10 @@ impl Rulebook {
     /// Discovers with a registry and a load context of your own.
     pub fn discover_in(ctx: LoadContext, registry: &RuleRegistry) -> Self {
         let profile = ctx.profile;
-        let loaded = registry.load(&ctx);
+        let mut loaded = registry.load(&ctx);
         let LoadContext { cwd, home, .. } = ctx;
         let mut ttsr = TtsrManager::new();
-        let partition = partition(loaded.items(), profile, |rule| {
+        let mut partition = partition(loaded.items(), profile, |rule| {
             ttsr.register(TtsrRule::from_rule(rule))
                 .map(|registration| {
                     registration
@@ -488,8 +488,9 @@ impl Rulebook {
                     other => Rejection::InvalidCondition(Box::new(other)),
                 })
         });
-        let mut diagnostics = loaded.diagnostics.clone();
-        diagnostics.extend(partition.diagnostics.iter().cloned());
+        // Moved, not copied: the book keeps one list of every diagnostic.
+        let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
+        diagnostics.append(&mut partition.diagnostics);
         Self {
             profile,
             cwd,
