@@ -39,8 +39,14 @@ impl Normalized<'_> {
 pub(crate) fn normalize(input: &str) -> Normalized<'_> {
     static COMMENT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<!--"));
-    // memchr's searches (vectorized): most files hold neither, and both scans read every
-    // byte of every rule file.
+    // Most files hold neither: one vectorized scan over every byte says so (it stops at
+    // each `<`, a few in a typical rule, to look for `!--` after it).
+    if !needs_normalizing(input.as_bytes()) {
+        return Normalized {
+            text: Cow::Borrowed(input),
+            removals: Vec::new(),
+        };
+    }
     let unified: Cow<'_, str> = if memchr::memchr(b'\r', input.as_bytes()).is_some() {
         Cow::Owned(input.replace("\r\n", "\n").replace('\r', "\n"))
     } else {
@@ -77,9 +83,47 @@ pub(crate) fn normalize(input: &str) -> Normalized<'_> {
     }
 }
 
+/// Whether `bytes` hold a `\r` or a `<!--`.
+fn needs_normalizing(bytes: &[u8]) -> bool {
+    memchr::memchr2_iter(b'\r', b'<', bytes)
+        .any(|at| bytes[at] == b'\r' || bytes[at + 1..].starts_with(b"!--"))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::normalize;
+    use super::{needs_normalizing, normalize};
+
+    #[test]
+    fn the_scan_finds_a_carriage_return_or_an_opening_comment() {
+        let fragments = [
+            "",
+            "a",
+            "<",
+            "<!",
+            "<!-",
+            "<!--",
+            "<!-- x -->",
+            "\r",
+            "\r\n",
+            "<<!--",
+            "<a>",
+        ];
+        for a in fragments {
+            for b in fragments {
+                for c in fragments {
+                    let text = format!("{a}{b}{c}");
+                    let expected = text.contains('\r') || text.contains("<!--");
+                    assert_eq!(needs_normalizing(text.as_bytes()), expected, "{text:?}");
+                    if !expected {
+                        assert!(matches!(
+                            normalize(&text).text,
+                            std::borrow::Cow::Borrowed(_)
+                        ));
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn line_endings_and_comments() {

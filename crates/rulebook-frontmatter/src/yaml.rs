@@ -273,6 +273,14 @@ fn resolve_scalar(text: String, style: TScalarStyle, tag: Option<&Tag>) -> Value
 /// A plain, untagged scalar as the core schema types it: null, a boolean or a number;
 /// `None` for a string.
 pub(crate) fn resolve_plain(text: &str) -> Option<Value> {
+    // Most plain scalars are words: one that starts with a letter other than those of
+    // `true`, `false` and `null` (in any of their spellings) is a string, without the
+    // number checks.
+    if text.as_bytes().first().is_some_and(|b| {
+        b.is_ascii_alphabetic() && !matches!(b, b't' | b'T' | b'f' | b'F' | b'n' | b'N')
+    }) {
+        return None;
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => Some(Value::Null),
         // YAML 1.2's core schema: exactly these spellings (so `tRUE` is a string).
@@ -427,5 +435,36 @@ mod tests {
         // A merge of something that is not a map is an ordinary key.
         let m = map("<<: 3\n");
         assert_eq!(m["<<"], Value::Int(3));
+    }
+
+    /// The shortcut for words agrees with the full resolution: every first byte, with
+    /// the endings of the special spellings and of numbers.
+    #[test]
+    fn words_resolve_as_the_full_check_resolves_them() {
+        let full = |text: &str| match text {
+            "" | "~" | "null" | "Null" | "NULL" => Some(Value::Null),
+            "true" | "True" | "TRUE" => Some(Value::Bool(true)),
+            "false" | "False" | "FALSE" => Some(Value::Bool(false)),
+            _ => resolve_number(text),
+        };
+        let endings = [
+            "", "rue", "RUE", "alse", "ALSE", "ull", "ULL", "1", "12", ".5", "e3", "x1f", "o17",
+            "nf", "inf", "nan", "an", " word",
+        ];
+        for first in (0u8..0x80).map(char::from) {
+            for ending in endings {
+                let text = format!("{first}{ending}");
+                assert_eq!(
+                    format!("{:?}", resolve_plain(&text)),
+                    format!("{:?}", full(&text)),
+                    "{text:?}"
+                );
+            }
+        }
+        for special in [
+            "true", "True", "FALSE", "null", "Null", "NULL", "~", "0x1f", ".inf",
+        ] {
+            assert!(resolve_plain(special).is_some(), "{special}");
+        }
     }
 }

@@ -530,6 +530,43 @@ mod order_tests {
         assert_eq!(paths, expected);
     }
 
+    /// The byte reading of a name agrees with `Path::extension` and `Path::file_stem`.
+    #[test]
+    fn stem_and_extension_is_paths_own() {
+        let names = [
+            "a.md",
+            "a.b.md",
+            ".md",
+            "..md",
+            ".a.md",
+            "md",
+            "a.",
+            "a..",
+            ".",
+            "..",
+            "...",
+            "a",
+            "rule-1.mdc",
+            "\u{e4}.md",
+            "a.md.",
+            ". .md",
+            "",
+        ];
+        for dir in ["", "/", "/r/", "r/", "/r/.cursor/", "/r/a.d/"] {
+            for name in names {
+                for tail in ["", "/"] {
+                    let text = format!("{dir}{name}{tail}");
+                    let path = Path::new(&text);
+                    let expected = (
+                        path.extension().map(std::ffi::OsStr::as_encoded_bytes),
+                        path.file_stem().map(std::ffi::OsStr::as_encoded_bytes),
+                    );
+                    assert_eq!(stem_and_extension(path), expected, "{text:?}");
+                }
+            }
+        }
+    }
+
     #[cfg(unix)]
     #[test]
     fn common_prefix_counts_the_bytes_shared() {
@@ -564,10 +601,30 @@ fn has_extension(path: &Path, extensions: &[&str]) -> bool {
         // Any file (Roo reads rules of any extension).
         return path.file_name().is_some();
     }
-    let (Some(ext), Some(stem)) = (path.extension(), path.file_stem()) else {
+    let (Some(ext), Some(stem)) = stem_and_extension(path) else {
         return false;
     };
-    !stem.is_empty() && extensions.iter().any(|e| ext == *e)
+    !stem.is_empty() && extensions.iter().any(|e| ext == e.as_bytes())
+}
+
+/// `(path.extension(), path.file_stem())` as bytes, read from the end of a clean path
+/// without taking it apart (the walk asks for every entry); other paths (a trailing `/`,
+/// a name of `.` or `..`, a Windows path) go through `Path`'s own methods.
+fn stem_and_extension(path: &Path) -> (Option<&[u8]>, Option<&[u8]>) {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let start = bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+    let name = &bytes[start..];
+    if cfg!(unix) && !name.is_empty() && name != b"." && name != b".." {
+        // The last dot splits, unless it starts the name (`.md` is a stem).
+        return match name.iter().rposition(|&b| b == b'.') {
+            Some(dot) if dot > 0 => (Some(&name[dot + 1..]), Some(&name[..dot])),
+            _ => (None, Some(name)),
+        };
+    }
+    (
+        path.extension().map(std::ffi::OsStr::as_encoded_bytes),
+        path.file_stem().map(std::ffi::OsStr::as_encoded_bytes),
+    )
 }
 
 /// How to read one rule file.
