@@ -106,9 +106,15 @@ pub struct Parsed<'a> {
 
 /// Parses `text` as behaviour.md §3 describes. Never fails; see the crate docs for the steps.
 pub fn parse_frontmatter<'a>(text: &'a str, options: &ParseOptions<'_>) -> Parsed<'a> {
+    /// The closing line's start, searched with memchr's vectorized finder, built once.
+    static CLOSE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\n---"));
     let normalized = normalize::normalize(text);
     let t: &str = &normalized.text;
-    let found = t.starts_with("---").then(|| t[3..].find("\n---")).flatten();
+    let found = t
+        .starts_with("---")
+        .then(|| CLOSE.find(&t.as_bytes()[3..]))
+        .flatten();
     let Some(found) = found else {
         return Parsed {
             frontmatter: Map::new(),
@@ -149,7 +155,7 @@ pub fn parse_frontmatter<'a>(text: &'a str, options: &ParseOptions<'_>) -> Parse
             .map_or_else(|| "<frontmatter>".to_owned(), |p| p.display().to_string())
     };
 
-    let expanded: Cow<'_, str> = if metadata.contains('\t') {
+    let expanded: Cow<'_, str> = if memchr::memchr(b'\t', metadata.as_bytes()).is_some() {
         metadata.replace('\t', "  ").into()
     } else {
         metadata.into()

@@ -19,14 +19,13 @@ use crate::yaml::{MAX_NODES, resolve_plain};
 /// The value of `text` as a YAML document, when it has one of the simple shapes; `None`
 /// when the full parser must decide.
 pub(crate) fn parse(text: &str) -> Option<Value> {
-    if text.contains('\r') {
+    if memchr::memchr(b'\r', text.as_bytes()).is_some() {
         // A line break the line split does not see.
         return None;
     }
     // Sized to its keys (a line starting with a letter or `_` starts one): the map is kept
     // with its rule, and growing it would leave room for up to twice the keys.
-    let keys = text
-        .split('\n')
+    let keys = lines(text)
         .filter(|line| {
             line.bytes()
                 .next()
@@ -35,7 +34,7 @@ pub(crate) fn parse(text: &str) -> Option<Value> {
         .count();
     let mut map = Map::with_capacity(keys);
     let mut nodes = 1usize;
-    let mut lines = text.split('\n').peekable();
+    let mut lines = lines(text).peekable();
     while let Some(line) = lines.next() {
         if is_blank_or_comment(line) {
             continue;
@@ -89,6 +88,19 @@ pub(crate) fn parse(text: &str) -> Option<Value> {
         return None;
     }
     Some(Value::Map(map))
+}
+
+/// `text.split('\n')`, with memchr's search for the line breaks (a frontmatter's lines
+/// are short, where the standard library's search costs most).
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .chain(std::iter::once(text.len()))
+        .map(move |end| {
+            let line = &text[start..end];
+            start = end + 1;
+            line
+        })
 }
 
 /// A line with nothing but spaces, or a comment line.
@@ -289,7 +301,25 @@ fn is_safe(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{lines, parse};
+
+    #[test]
+    fn lines_are_split_at_every_line_break() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "\na",
+            "a\nb",
+            "a\n\nb\n",
+            "\u{e9}\n\u{e9}",
+        ] {
+            let ours: Vec<&str> = lines(text).collect();
+            let split: Vec<&str> = text.split('\n').collect();
+            assert_eq!(ours, split, "{text:?}");
+        }
+    }
     use crate::value::Value;
     use crate::yaml::parse_events;
     use proptest::prelude::*;

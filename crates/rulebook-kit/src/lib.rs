@@ -59,7 +59,7 @@ pub mod coerce;
 mod imports;
 mod loader;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rulebook_frontmatter::{ParseOptions, Recovery, WarningKind, parse_frontmatter};
 
@@ -173,36 +173,46 @@ pub struct RuleFile<'a> {
 /// rule (its body is the content), and what was wrong is in the diagnostics.
 pub fn build_rule(file: &RuleFile<'_>, mechanisms: &Mechanisms) -> (Rule, Vec<Diagnostic>) {
     let text = FileText {
-        name: file.name,
-        path: file.path,
         text: file.text,
         policy: file.policy,
         fold_kebab_keys: file.fold_kebab_keys,
     };
-    build(&text, file.source.clone(), mechanisms)
+    let owned = Owned {
+        name: file.name.to_owned(),
+        path: file.path.to_path_buf(),
+        source: file.source.clone(),
+    };
+    build(&text, owned, mechanisms)
 }
 
-/// A [`RuleFile`] without its source, which [`build`] takes by value.
+/// A [`RuleFile`]'s text and how to read it; [`build`] takes the rest by value.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FileText<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) path: &'a Path,
     pub(crate) text: &'a str,
     pub(crate) policy: FieldPolicy,
     pub(crate) fold_kebab_keys: bool,
 }
 
-/// [`build_rule`] with the rule's source moved in (the loader's), not copied: three
-/// allocations a rule fewer.
+/// What a rule keeps of its file: its name, its path and its source, moved into it.
+#[derive(Debug)]
+pub(crate) struct Owned {
+    pub(crate) name: String,
+    pub(crate) path: PathBuf,
+    pub(crate) source: SourceMeta,
+}
+
+/// [`build_rule`] with the rule's name, path and source moved in (the loader's), not
+/// copied: five allocations a rule fewer.
 pub(crate) fn build(
     file: &FileText<'_>,
-    source: SourceMeta,
+    owned: Owned,
     mechanisms: &Mechanisms,
 ) -> (Rule, Vec<Diagnostic>) {
+    let path = owned.path.as_path();
     let parsed = parse_frontmatter(
         file.text,
         &ParseOptions::new()
-            .source(file.path)
+            .source(path)
             .recovery(recovery(mechanisms)),
     );
     let mut diagnostics: Vec<Diagnostic> = parsed
@@ -214,7 +224,7 @@ pub(crate) fn build(
                 WarningKind::YamlSyntax => DiagnosticCode::YamlSyntax,
             };
             Diagnostic::warning(code, w.message.clone())
-                .with_path(file.path)
+                .with_path(path)
                 .at(w.line, w.column)
         })
         .collect();
@@ -226,11 +236,12 @@ pub(crate) fn build(
         &parsed.frontmatter,
         file.policy,
         mechanisms.recover_misread_values,
-        file.path,
+        path,
         Some(file.text),
     );
     diagnostics.extend(coerce_diagnostics);
-    let mut rule = Rule::new(file.name, file.path, parsed.body, source)
+    let Owned { name, path, source } = owned;
+    let mut rule = Rule::new(name, path, parsed.body, source)
         .with_frontmatter(parsed.frontmatter, parsed.outcome);
     rule.globs = fields.globs;
     rule.always_apply = fields.always_apply;

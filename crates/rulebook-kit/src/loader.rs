@@ -7,7 +7,7 @@ use rulebook_registry::{LoadContext, LoadResult, Mechanisms};
 use rulebook_rule::{Diagnostic, DiagnosticCode, Level, Rule, SourceMeta};
 
 use crate::coerce::FieldPolicy;
-use crate::{FileText, build};
+use crate::{FileText, Owned, build};
 
 /// Loads rule files for one provider.
 #[derive(Debug, Clone)]
@@ -157,8 +157,10 @@ impl FileLoader {
         out.diagnostics.extend(walked.diagnostics);
         out.items.reserve(walked.files.len());
         let mut reader = RuleReader::new();
-        for path in walked.files.iter().filter(|p| keep(p)) {
-            self.load_one(&mut reader, path, &name(path), level, &checked, out);
+        // Each path moved into its rule, not copied.
+        for path in walked.files.into_iter().filter(|p| keep(p)) {
+            let name = name(&path);
+            self.load_one(&mut reader, path, name, level, &checked, out);
         }
     }
 
@@ -248,26 +250,33 @@ impl FileLoader {
             }
         }
         let options = self.read_options(level, project_root);
-        self.load_one(&mut RuleReader::new(), path, name, level, &options, out)
+        self.load_one(
+            &mut RuleReader::new(),
+            path.to_path_buf(),
+            name.to_owned(),
+            level,
+            &options,
+            out,
+        )
     }
 
     fn load_one(
         &self,
         reader: &mut RuleReader,
-        path: &Path,
-        name: &str,
+        path: PathBuf,
+        name: String,
         level: Level,
         options: &ReadOptions,
         out: &mut LoadResult<Rule>,
     ) -> Option<usize> {
-        let (read, diagnostics) = reader.read(path, options);
+        let (read, diagnostics) = reader.read(&path, options);
         out.diagnostics.extend(diagnostics);
         let read = read?;
         let mut source = SourceMeta::new(
             self.provider.clone(),
             self.provider_name.clone(),
             level,
-            PathBuf::from(path),
+            path.clone(),
         );
         source.real_path = read.real_path;
         if self.raw {
@@ -276,13 +285,11 @@ impl FileLoader {
             return Some(out.items.len() - 1);
         }
         let file = FileText {
-            name,
-            path,
             text: &read.text,
             policy: self.policy,
             fold_kebab_keys: self.fold_kebab_keys,
         };
-        let (rule, diagnostics) = build(&file, source, &self.mechanisms);
+        let (rule, diagnostics) = build(&file, Owned { name, path, source }, &self.mechanisms);
         out.diagnostics.extend(diagnostics);
         out.items.push(rule);
         Some(out.items.len() - 1)
