@@ -173,7 +173,7 @@ pub fn parse_frontmatter<'a>(text: &'a str, options: &ParseOptions<'_>) -> Parse
         let retried = recover::quote_plain_values(&expanded)
             .and_then(|(fixed, keys)| Some((yaml::parse(&fixed).ok()?, keys)));
         if let Some((Value::Map(map), keys)) = retried {
-            parsed.frontmatter = map;
+            parsed.frontmatter = *map;
             parsed.outcome = Outcome::Recovered;
             parsed.warnings.push(Warning {
                 kind: WarningKind::YamlSyntax,
@@ -209,7 +209,7 @@ pub fn parse_frontmatter<'a>(text: &'a str, options: &ParseOptions<'_>) -> Parse
 
 fn take_map(value: Value, source: impl FnOnce() -> String, parsed: &mut Parsed) {
     match value {
-        Value::Map(map) => parsed.frontmatter = map,
+        Value::Map(map) => parsed.frontmatter = *map,
         Value::Null => {}
         other => {
             parsed.outcome = Outcome::NotAMap;

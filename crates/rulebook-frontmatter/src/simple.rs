@@ -68,7 +68,11 @@ pub(crate) fn parse(text: &str) -> Option<Value> {
                     list.push(scalar(item, Context::Block)?);
                     lines.next();
                 }
-                items.map_or(Value::Null, |(_, list)| Value::List(list))
+                items.map_or(Value::Null, |(_, mut list)| {
+                    // Kept with the rule: no room for more.
+                    list.shrink_to_fit();
+                    Value::List(list)
+                })
             }
         };
         // The key's node, the value's, and a list's items (as the full parser counts).
@@ -87,7 +91,7 @@ pub(crate) fn parse(text: &str) -> Option<Value> {
         // An empty document (or only comments): rare, and the full parser's to decide.
         return None;
     }
-    Some(Value::Map(map))
+    Some(Value::Map(Box::new(map)))
 }
 
 /// `text.split('\n')`, with memchr's search for the line breaks (a frontmatter's lines
@@ -159,7 +163,8 @@ fn flow_list(inner: &str) -> Option<Value> {
     if body.trim_matches(' ').is_empty() {
         return Some(Value::List(Vec::new()));
     }
-    let mut items = Vec::new();
+    // Sized to its items: the list is kept with its rule.
+    let mut items = Vec::with_capacity(1 + memchr::memchr_iter(b',', body.as_bytes()).count());
     for part in body.split(',') {
         items.push(scalar(part.trim_start_matches(' '), Context::Flow)?);
     }

@@ -28,8 +28,9 @@ pub enum Value {
     String(String),
     /// A sequence.
     List(Vec<Value>),
-    /// A nested mapping.
-    Map(Map),
+    /// A nested mapping (boxed: a map is several times the size of the other variants,
+    /// and every value of every frontmatter would carry that size).
+    Map(Box<Map>),
 }
 
 impl Value {
@@ -142,7 +143,7 @@ impl Serialize for Value {
             }
             Value::Map(map) => {
                 let mut out = serializer.serialize_map(Some(map.len()))?;
-                for (k, v) in map {
+                for (k, v) in map.iter() {
                     out.serialize_entry(k, v)?;
                 }
                 out.end()

@@ -191,7 +191,7 @@ impl Builder {
                         if let Some(Key::Text(k)) = key {
                             map.insert(k, Value::Null);
                         }
-                        (Value::Map(map), anchor)
+                        (Value::Map(Box::new(map)), anchor)
                     }
                     None => return,
                 };
@@ -241,7 +241,7 @@ fn merge(map: &mut Map, value: Value) {
         }
     };
     for source in sources {
-        for (k, v) in source {
+        for (k, v) in *source {
             map.entry(k).or_insert(v);
         }
     }
@@ -347,7 +347,7 @@ mod tests {
 
     fn map(text: &str) -> Map {
         match parse(text).unwrap() {
-            Value::Map(m) => m,
+            Value::Map(m) => *m,
             other => panic!("not a map: {other:?}"),
         }
     }

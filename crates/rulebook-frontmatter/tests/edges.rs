@@ -54,7 +54,7 @@ fn recovery_leaves_block_scalars_and_quoted_values_and_reaches_list_items() {
     let mut item = Map::new();
     item.insert("name".into(), s("*bad"));
     item.insert("other".into(), s("ok"));
-    assert_eq!(map["items"], Value::List(vec![Value::Map(item)]));
+    assert_eq!(map["items"], Value::List(vec![Value::Map(Box::new(item))]));
 
     let (_, map) = parse("---\ntitle: 'a: b'\nglobs: *.ts\n---\n");
     assert_eq!(

@@ -98,8 +98,12 @@ fn helpers_and_display() {
         Value::List(vec![Value::Int(1), Value::Null]),
     );
     inner.insert("c".to_owned(), Value::Bool(false));
-    let list = Value::List(vec![s, Value::Map(inner), Value::Float(f64::NEG_INFINITY)]);
+    let list = Value::List(vec![
+        s,
+        Value::Map(Box::new(inner)),
+        Value::Float(f64::NEG_INFINITY),
+    ]);
     assert_eq!(list.to_string(), "[x, {b: [1, null], c: false}, -.inf]");
     assert_eq!(Value::List(vec![]).to_string(), "[]");
-    assert_eq!(Value::Map(Map::new()).to_string(), "{}");
+    assert_eq!(Value::Map(Box::default()).to_string(), "{}");
 }

@@ -243,11 +243,15 @@ pub fn split_globs(text: &str) -> Vec<String> {
         }
     }
     out.push(&text[start..]);
-    out.into_iter()
+    let mut globs: Vec<String> = out
+        .into_iter()
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
-        .collect()
+        .collect();
+    // Kept with the rule: no room for more (a filtered collect starts at four).
+    globs.shrink_to_fit();
+    globs
 }
 
 fn ttsr_trigger(map: &Map, ctx: &mut Ctx<'_>) -> Option<String> {
@@ -296,7 +300,10 @@ fn get<'m>(map: &'m Map, key: &str) -> Option<&'m Value> {
 }
 
 fn non_empty(items: impl Iterator<Item = String>) -> Vec<String> {
-    items.filter(|s| !s.is_empty()).collect()
+    let mut kept: Vec<String> = items.filter(|s| !s.is_empty()).collect();
+    // Kept with the rule: no room for more (a filtered collect starts at four).
+    kept.shrink_to_fit();
+    kept
 }
 
 /// The 1-based line of `key:` inside the frontmatter of `text`, if written at column 0.

@@ -683,12 +683,13 @@ impl Rulebook {
             })
             .collect();
         let rulebook = self.bucket(RuleBucket::Rulebook);
-        let items: Vec<&Rule> = self.items().collect();
         let placements = &self.partition.placements;
         let mut paths = paths.into_iter().peekable();
-        // No paths, nothing to attach: do not build the glob index for nothing.
+        // No paths, nothing to attach: do not build the glob index (nor the list of the
+        // rules) for nothing.
         let attached: Vec<Attached<'_>> =
             if self.profile == Profile::Extended && paths.peek().is_some() {
+                let items: Vec<&Rule> = self.items().collect();
                 self.applicable(paths)
                     .into_iter()
                     .filter(|a| rulebook_partition::attachable(items[a.rule], &placements[a.rule]))
