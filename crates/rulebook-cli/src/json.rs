@@ -244,9 +244,10 @@ pub(crate) fn write_list(out: &mut dyn std::io::Write, list: &List<'_>) -> std::
     /// Rules per half block: about a hundred kilobytes of JSON each (a larger block
     /// would show in the peak memory; a smaller one would hand over more often).
     const HALF: usize = 256;
-    out.write_all(b"{\n  \"profile\": ")?;
-    pretty_at(out, 1, &list.profile)?;
-    out.write_all(b",\n  \"rules\": ")?;
+    let mut head = b"{\n  \"profile\": ".to_vec();
+    write_str(&mut head, list.profile);
+    head.extend_from_slice(b",\n  \"rules\": ");
+    out.write_all(&head)?;
     let mut rules = list.rules.take();
     let mut first = true;
     std::thread::scope(|scope| -> std::io::Result<()> {
@@ -299,8 +300,10 @@ pub(crate) fn write_list(out: &mut dyn std::io::Write, list: &List<'_>) -> std::
     out.write_all(b",\n  \"diagnostics\": ")?;
     out.write_all(&rest)?;
     if !list.lossy_paths.is_empty() {
+        rest.clear();
+        write_strs(&mut rest, 1, &list.lossy_paths);
         out.write_all(b",\n  \"lossy_paths\": ")?;
-        pretty_at(out, 1, &list.lossy_paths)?;
+        out.write_all(&rest)?;
     }
     out.write_all(b"\n}")
 }
@@ -573,122 +576,6 @@ fn path_text(path: &Path) -> std::borrow::Cow<'_, str> {
     match path.to_str() {
         Some(text) if is_clean(text) => text.into(),
         _ => normalize(path).to_string_lossy().into_owned().into(),
-    }
-}
-
-/// `value` pretty-printed as it would be `level` levels deep in a document.
-fn pretty_at<W: std::io::Write + ?Sized, T: Serialize + ?Sized>(
-    out: &mut W,
-    level: usize,
-    value: &T,
-) -> std::io::Result<()> {
-    let mut serializer = serde_json::Serializer::with_formatter(
-        out,
-        PrettyAt {
-            level,
-            has_value: false,
-        },
-    );
-    value
-        .serialize(&mut serializer)
-        .map_err(std::io::Error::from)
-}
-
-/// `serde_json`'s `PrettyFormatter` (two spaces) started at a depth: the same bytes as the
-/// whole document written by `PrettyFormatter`, for a part of it.
-struct PrettyAt {
-    level: usize,
-    has_value: bool,
-}
-
-impl PrettyAt {
-    fn indent<W: std::io::Write + ?Sized>(&self, out: &mut W) -> std::io::Result<()> {
-        for _ in 0..self.level {
-            out.write_all(b"  ")?;
-        }
-        Ok(())
-    }
-
-    fn open<W: std::io::Write + ?Sized>(
-        &mut self,
-        out: &mut W,
-        bracket: &[u8],
-    ) -> std::io::Result<()> {
-        self.level += 1;
-        self.has_value = false;
-        out.write_all(bracket)
-    }
-
-    fn close<W: std::io::Write + ?Sized>(
-        &mut self,
-        out: &mut W,
-        bracket: &[u8],
-    ) -> std::io::Result<()> {
-        self.level -= 1;
-        if self.has_value {
-            out.write_all(b"\n")?;
-            self.indent(out)?;
-        }
-        out.write_all(bracket)
-    }
-
-    fn item<W: std::io::Write + ?Sized>(&self, out: &mut W, first: bool) -> std::io::Result<()> {
-        out.write_all(if first { b"\n" } else { b",\n" })?;
-        self.indent(out)
-    }
-}
-
-impl serde_json::ser::Formatter for PrettyAt {
-    fn begin_array<W: std::io::Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
-        self.open(out, b"[")
-    }
-
-    fn end_array<W: std::io::Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
-        self.close(out, b"]")
-    }
-
-    fn begin_array_value<W: std::io::Write + ?Sized>(
-        &mut self,
-        out: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(out, first)
-    }
-
-    fn end_array_value<W: std::io::Write + ?Sized>(&mut self, _out: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: std::io::Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
-        self.open(out, b"{")
-    }
-
-    fn end_object<W: std::io::Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
-        self.close(out, b"}")
-    }
-
-    fn begin_object_key<W: std::io::Write + ?Sized>(
-        &mut self,
-        out: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(out, first)
-    }
-
-    fn begin_object_value<W: std::io::Write + ?Sized>(
-        &mut self,
-        out: &mut W,
-    ) -> std::io::Result<()> {
-        out.write_all(b": ")
-    }
-
-    fn end_object_value<W: std::io::Write + ?Sized>(
-        &mut self,
-        _out: &mut W,
-    ) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
     }
 }
 

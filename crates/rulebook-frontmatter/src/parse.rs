@@ -131,10 +131,12 @@ pub fn parse_frontmatter<'a>(text: &'a str, options: &ParseOptions<'_>) -> Parse
     } else {
         ""
     };
+    // JavaScript's `String.prototype.trim`, front then back: where the body starts is how
+    // much the front cut.
     let rest = &t[close + 4..];
-    let trimmed = js_trim(rest);
-    // `js_trim` returns a slice of `rest`: where it starts is how much it cut in front.
-    let start = close + 4 + (rest.len() - rest.trim_start_matches(is_js_space).len());
+    let front = rest.trim_start_matches(is_js_space);
+    let trimmed = front.trim_end_matches(is_js_space);
+    let start = close + 4 + (rest.len() - front.len());
     let body = match &normalized.text {
         Cow::Borrowed(text) => {
             let text: &'a str = text;
@@ -277,15 +279,9 @@ fn locate(
     }
 }
 
-/// JavaScript's `String.prototype.trim`: its white space is Rust's minus U+0085 (NEXT LINE)
-/// plus U+FEFF (ZERO WIDTH NO-BREAK SPACE), so a body of only U+FEFF is empty, as it is for
-/// the original.
-fn js_trim(text: &str) -> &str {
-    text.trim_matches(is_js_space)
-}
-
-/// What JavaScript's `String.prototype.trim` removes: Unicode white space (without U+0085,
-/// which JavaScript does not count) and the byte order mark.
+/// What JavaScript's `String.prototype.trim` removes: its white space is Rust's minus U+0085
+/// (NEXT LINE) plus U+FEFF (ZERO WIDTH NO-BREAK SPACE), so a body of only U+FEFF is empty, as
+/// it is for the original.
 fn is_js_space(c: char) -> bool {
     c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}')
 }
