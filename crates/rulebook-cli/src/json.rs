@@ -237,52 +237,15 @@ pub(crate) struct List<'a> {
 }
 
 /// Writes `list` as `serde_json::to_writer_pretty` does, byte for byte, with the rules
-/// written by [`write_rule`] on two threads a block at a time (each block written before
-/// the next is built, so the document is never whole in memory): this thread takes the
-/// first half of each block, one helper thread, alive for the whole list, the second.
+/// written by [`write_rules`] a block at a time, on two threads past the first half block
+/// (each block written before the next is built, so the document is never whole in
+/// memory).
 pub(crate) fn write_list(out: &mut dyn std::io::Write, list: &List<'_>) -> std::io::Result<()> {
-    /// Rules per half block: about a hundred kilobytes of JSON each (a larger block
-    /// would show in the peak memory; a smaller one would hand over more often).
-    const HALF: usize = 256;
     let mut head = b"{\n  \"profile\": ".to_vec();
     write_str(&mut head, list.profile);
     head.extend_from_slice(b",\n  \"rules\": ");
     out.write_all(&head)?;
-    let mut rules = list.rules.take();
-    let mut first = true;
-    std::thread::scope(|scope| -> std::io::Result<()> {
-        let (to_helper, blocks) = std::sync::mpsc::sync_channel::<Vec<JsonRule<'_>>>(1);
-        let (to_main, written) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
-        scope.spawn(move || {
-            for block in blocks {
-                if to_main.send(rule_items(&block, false)).is_err() {
-                    break;
-                }
-            }
-        });
-        loop {
-            let head: Vec<JsonRule<'_>> = rules.by_ref().take(HALF).collect();
-            if head.is_empty() {
-                break;
-            }
-            let tail: Vec<JsonRule<'_>> = rules.by_ref().take(HALF).collect();
-            let handed = !tail.is_empty() && to_helper.send(tail).is_ok();
-            let head = rule_items(&head, first);
-            if first {
-                out.write_all(b"[")?;
-            }
-            out.write_all(&head)?;
-            if handed {
-                let tail = written
-                    .recv()
-                    .map_err(|_| std::io::Error::other("the JSON thread stopped"))?;
-                out.write_all(&tail)?;
-            }
-            first = false;
-        }
-        Ok(())
-        // Dropping `to_helper` here ends the helper's loop; the scope joins it.
-    })?;
+    let first = write_rules(out, list.rules.take(), rule_items, true)?;
     out.write_all(if first { b"[]" } else { b"\n  ]" })?;
     let mut rest = Vec::new();
     for (key, value) in [
@@ -309,6 +272,125 @@ pub(crate) fn write_list(out: &mut dyn std::io::Write, list: &List<'_>) -> std::
 }
 
 /// The rules as items of the `rules` array (each on its line, indented two levels).
+/// A block of rules as JSON array items (`first`: the block opens the array).
+type Items = fn(&[JsonRule<'_>], bool) -> Vec<u8>;
+
+/// Writes `rules` as the items of a JSON array, a block at a time: this thread writes
+/// the first half of each block, one helper thread (with `threads`) the second. Returns
+/// whether there were none.
+fn write_rules<'a>(
+    out: &mut dyn std::io::Write,
+    mut rules: impl Iterator<Item = JsonRule<'a>>,
+    items: Items,
+    threads: bool,
+) -> std::io::Result<bool> {
+    /// Rules per half block: about a hundred kilobytes of JSON each (a larger block
+    /// would show in the peak memory; a smaller one would hand over more often).
+    const HALF: usize = 256;
+    let mut first = true;
+    let rules = &mut rules;
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        // Started at the first second half: a list of one half block needs no thread, and
+        // where the system refuses one, this thread writes every block itself.
+        let mut helper: Option<Helper<'_, '_>> = None;
+        let mut refused = false;
+        loop {
+            let head: Vec<JsonRule<'_>> = rules.by_ref().take(HALF).collect();
+            if head.is_empty() {
+                break;
+            }
+            let mut tail: Vec<JsonRule<'_>> = rules.by_ref().take(HALF).collect();
+            if threads && !tail.is_empty() && helper.is_none() && !refused {
+                helper = Helper::start(scope, items);
+                refused = helper.is_none();
+            }
+            let handed = match &helper {
+                Some(helper) if !tail.is_empty() => match helper.blocks.send(tail) {
+                    Ok(()) => {
+                        tail = Vec::new();
+                        true
+                    }
+                    // The helper is gone: the block comes back and is written here.
+                    Err(std::sync::mpsc::SendError(back)) => {
+                        tail = back;
+                        false
+                    }
+                },
+                _ => false,
+            };
+            let head = items(&head, first);
+            if first {
+                out.write_all(b"[")?;
+            }
+            out.write_all(&head)?;
+            if handed {
+                let received = helper.as_ref().map(|helper| helper.written.recv());
+                match received {
+                    Some(Ok(written)) => out.write_all(&written)?,
+                    _ => return Err(helper.take().map_or_else(Helper::stopped, Helper::end)),
+                }
+            } else if !tail.is_empty() {
+                out.write_all(&items(&tail, false))?;
+            }
+            first = false;
+        }
+        Ok(())
+        // Dropping the helper's sender here ends its loop; the scope joins it.
+    })?;
+    Ok(first)
+}
+
+/// The thread that writes the second half of each block of `list --json`'s rules.
+struct Helper<'scope, 'a> {
+    /// The blocks to write; dropping it ends the thread.
+    blocks: std::sync::mpsc::SyncSender<Vec<JsonRule<'a>>>,
+    /// Each block's bytes, in the order the blocks were sent.
+    written: std::sync::mpsc::Receiver<Vec<u8>>,
+    /// Joined when the thread stops early, so that its panic becomes an error.
+    thread: std::thread::ScopedJoinHandle<'scope, ()>,
+}
+
+impl<'scope, 'a: 'scope> Helper<'scope, 'a> {
+    /// Starts the thread, or `None` where the system refuses one.
+    fn start<'env>(scope: &'scope std::thread::Scope<'scope, 'env>, items: Items) -> Option<Self>
+    where
+        'a: 'env,
+    {
+        let (blocks, to_write) = std::sync::mpsc::sync_channel::<Vec<JsonRule<'a>>>(1);
+        let (to_main, written) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
+        let thread = std::thread::Builder::new()
+            .name("rulebook-json".to_owned())
+            .spawn_scoped(scope, move || {
+                for block in to_write {
+                    if to_main.send(items(&block, false)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Self {
+            blocks,
+            written,
+            thread,
+        })
+    }
+
+    /// The error for a helper that stopped without writing its block: its panic, if it
+    /// panicked.
+    fn end(self) -> std::io::Error {
+        drop(self.blocks);
+        match self.thread.join() {
+            Err(_) => std::io::Error::other("the JSON writer thread panicked"),
+            Ok(()) => Self::stopped(),
+        }
+    }
+
+    /// The error for a helper that stopped without writing its block.
+    fn stopped() -> std::io::Error {
+        std::io::Error::other("the JSON writer thread stopped")
+    }
+}
+
 fn rule_items(rules: &[JsonRule<'_>], first: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(rules.len() * 512);
     for (i, rule) in rules.iter().enumerate() {
@@ -582,8 +664,8 @@ fn path_text(path: &Path) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::{
-        JsonDiagnostic, JsonLeftOut, JsonRule, JsonSource, List, Streamed, is_clean, write_list,
-        write_str,
+        JsonDiagnostic, JsonLeftOut, JsonRule, JsonSource, List, Streamed, is_clean, rule_items,
+        write_list, write_rules, write_str,
     };
     use rulebook::{Diagnostic, DiagnosticCode};
     use std::path::Path;
@@ -638,7 +720,9 @@ mod tests {
                 d
             })
             .collect();
-        for n in [0, 1, 2, 63, 64, 65, 2047, 2048, 2049, 4999] {
+        for n in [
+            0, 1, 2, 255, 256, 257, 511, 512, 513, 2047, 2048, 2049, 4999,
+        ] {
             let list = || List {
                 profile: "reference",
                 rules: Streamed::new((0..n).map(rule)),
@@ -665,6 +749,70 @@ mod tests {
                 String::from_utf8_lossy(&ours)
             );
         }
+    }
+
+    /// A rule for the writer's threading tests.
+    fn plain_rule(path: &Path) -> JsonRule<'_> {
+        JsonRule {
+            name: "rule",
+            bucket: "always-apply",
+            provider: "native",
+            provider_name: "xcsh",
+            level: "project",
+            path,
+            description: None,
+            globs: None,
+            always_apply: Some(true),
+            condition: &[],
+        }
+    }
+
+    /// Without the helper thread (refused by the system, say) the same bytes are written;
+    /// a helper that panics is an error, not a crash and not a shorter list.
+    #[test]
+    fn the_rules_are_written_whole_with_or_without_the_helper() {
+        fn panics_on_the_helper(rules: &[JsonRule<'_>], first: bool) -> Vec<u8> {
+            assert_ne!(std::thread::current().name(), Some("rulebook-json"));
+            rule_items(rules, first)
+        }
+        let path = Path::new("/p/AGENTS.md");
+        for n in [0, 1, 256, 257, 600, 1300] {
+            let mut threaded = Vec::new();
+            let mut alone = Vec::new();
+            let empty = write_rules(
+                &mut threaded,
+                (0..n).map(|_| plain_rule(path)),
+                rule_items,
+                true,
+            )
+            .unwrap();
+            assert_eq!(empty, n == 0);
+            write_rules(
+                &mut alone,
+                (0..n).map(|_| plain_rule(path)),
+                rule_items,
+                false,
+            )
+            .unwrap();
+            assert!(threaded == alone, "{n} rules");
+            assert_eq!(alone.windows(6).filter(|w| w == b"\"name\"").count(), n);
+        }
+        let err = write_rules(
+            &mut Vec::new(),
+            (0..600).map(|_| plain_rule(path)),
+            panics_on_the_helper,
+            true,
+        )
+        .unwrap_err();
+        assert_eq!(err.to_string(), "the JSON writer thread panicked");
+        // A list of one half block never reaches the helper.
+        write_rules(
+            &mut Vec::new(),
+            (0..256).map(|_| plain_rule(path)),
+            panics_on_the_helper,
+            true,
+        )
+        .unwrap();
     }
 
     /// The byte scan says what splitting at the separator says.

@@ -343,6 +343,15 @@ mod reader_tests {
         let (text, _) = reader.read(&small, &options);
         assert_eq!(text.unwrap().text.len(), 4000);
         assert_eq!(reader.buffer.capacity(), KEPT_BUFFER, "kept at the bound");
+        // A buffer grows to the next file's size, not to twice its own.
+        let (medium, larger) = (dir.path().join("medium.md"), dir.path().join("larger.md"));
+        fs::write(&medium, "m".repeat(600_000)).unwrap();
+        fs::write(&larger, "l".repeat(700_000)).unwrap();
+        let mut reader = RuleReader::new();
+        reader.read(&medium, &options);
+        let (text, _) = reader.read(&larger, &options);
+        assert_eq!(text.unwrap().text.len(), 700_000);
+        assert_eq!(reader.buffer.capacity(), 700_000, "grown exactly");
     }
 
     /// A reader reads what `read_rule` reads: the BOM stripped, invalid UTF-8 replaced and
@@ -887,7 +896,8 @@ fn read_rule_bytes(
         .max_size
         .map_or(hint, |max| hint.min(max.saturating_add(1)));
     bytes.clear();
-    bytes.reserve(usize::try_from(hint).unwrap_or(0));
+    // Exact: a reused buffer grown by doubling could pass the size a reader keeps.
+    bytes.reserve_exact(usize::try_from(hint).unwrap_or(0));
     // Through `Take` even without a limit: `File::read_to_end` would ask the size again
     // (a `statx` and an `lseek` per file) when the metadata above already gave it.
     let limit = options
