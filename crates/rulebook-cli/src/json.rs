@@ -271,7 +271,6 @@ pub(crate) fn write_list(out: &mut dyn std::io::Write, list: &List<'_>) -> std::
     out.write_all(b"\n}")
 }
 
-/// The rules as items of the `rules` array (each on its line, indented two levels).
 /// A block of rules as JSON array items (`first`: the block opens the array).
 type Items = fn(&[JsonRule<'_>], bool) -> Vec<u8>;
 
@@ -391,17 +390,24 @@ impl<'scope, 'a: 'scope> Helper<'scope, 'a> {
     }
 }
 
+/// The rules as items of the `rules` array (each on its line, indented two levels).
 fn rule_items(rules: &[JsonRule<'_>], first: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(rules.len() * 512);
-    for (i, rule) in rules.iter().enumerate() {
+    push_items(&mut out, rules, first, write_rule);
+    out
+}
+
+/// `items` as items of an array one level deep, each on its line and written by `item`
+/// two levels deep (`first`: they open the array, no comma before the first).
+fn push_items<T>(out: &mut Vec<u8>, items: &[T], first: bool, item: impl Fn(&mut Vec<u8>, &T)) {
+    for (i, one) in items.iter().enumerate() {
         out.extend_from_slice(if first && i == 0 {
             b"\n    "
         } else {
             b",\n    "
         });
-        write_rule(&mut out, rule);
+        item(out, one);
     }
-    out
 }
 
 /// `rule` as `serde_json`'s pretty printer writes it two levels deep (an item of the
@@ -509,10 +515,7 @@ fn write_items<T>(out: &mut Vec<u8>, items: &[T], item: impl Fn(&mut Vec<u8>, &T
         return;
     }
     out.push(b'[');
-    for (i, one) in items.iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
-        item(out, one);
-    }
+    push_items(out, items, true, item);
     out.extend_from_slice(b"\n  ]");
 }
 

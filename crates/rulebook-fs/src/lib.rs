@@ -726,10 +726,7 @@ pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<D
     bytes.drain(..start);
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
-        Err(err) => {
-            let text = lossy(path, err.as_bytes(), err.utf8_error(), &mut diagnostics);
-            text.into_owned()
-        }
+        Err(err) => lossy(path, err.as_bytes(), err.utf8_error(), &mut diagnostics),
     };
     (Some(ReadRule { text, real_path }), diagnostics)
 }
@@ -789,7 +786,7 @@ impl RuleReader {
         let bytes = &self.buffer[start..];
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => Cow::Borrowed(text),
-            Err(err) => Cow::Owned(lossy(path, bytes, err, &mut diagnostics).into_owned()),
+            Err(err) => Cow::Owned(lossy(path, bytes, err, &mut diagnostics)),
         };
         (Some(ReadText { text, real_path }), diagnostics)
     }
@@ -799,12 +796,12 @@ impl RuleReader {
 const KEPT_BUFFER: usize = 1 << 20;
 
 /// Text with invalid UTF-8 replaced by U+FFFD, and the warning that says where.
-fn lossy<'b>(
+fn lossy(
     path: &Path,
-    bytes: &'b [u8],
+    bytes: &[u8],
     error: std::str::Utf8Error,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Cow<'b, str> {
+) -> String {
     let valid = &bytes[..error.valid_up_to()];
     let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
     diagnostics.push(
@@ -818,7 +815,8 @@ fn lossy<'b>(
         .with_path(path)
         .at(Some(line), None),
     );
-    String::from_utf8_lossy(bytes)
+    // Invalid bytes are there (`error` says where), so this is always a new string.
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Reads `path` into `bytes` (cleared first) with the checks of [`read_rule`]: where the text
