@@ -654,3 +654,159 @@ fn a_missing_home_is_a_warning() {
     let book = Rulebook::discover(p.root(), Some(p.root().join("nowhere")), &Options::new());
     assert_eq!(book.diagnostics()[0].code, DiagnosticCode::MissingDirectory);
 }
+
+/// Hardening round 3, item 1: a memory file (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md,
+/// GEMINI.md, and nested ones) that links to a file outside the project is refused with
+/// the boundary's warning, as every other rule location refuses it.
+#[cfg(unix)]
+#[test]
+fn memory_files_linked_out_of_the_project_are_refused() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.md");
+    fs::write(&secret, "OUTSIDE SECRET\n").unwrap();
+    let links = [
+        "CLAUDE.md",
+        "CLAUDE.local.md",
+        ".claude/CLAUDE.md",
+        "GEMINI.md",
+        "pkg/CLAUDE.md",
+        "pkg/GEMINI.md",
+    ];
+    for rel in links {
+        let path = p.root().join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&secret, &path).unwrap();
+    }
+    let options = Options::new()
+        .provider_option("claude", "walk_ceiling", p.root().to_string_lossy())
+        .profile(Profile::Extended);
+    let book = Rulebook::discover(p.root(), Some(p.root().join("no-home")), &options);
+    assert!(
+        !book.system_prompt_section().contains("OUTSIDE SECRET"),
+        "{}",
+        book.system_prompt_section()
+    );
+    assert!(book.items().all(|r| !r.content.contains("OUTSIDE SECRET")));
+    for rel in links {
+        let path = p.root().join(rel);
+        assert!(
+            book.diagnostics()
+                .iter()
+                .any(|d| d.code == DiagnosticCode::OutsideProject
+                    && d.path.as_deref() == Some(path.as_path())),
+            "{rel}: no outside-project warning in {:#?}",
+            book.diagnostics()
+        );
+    }
+    // A link inside the project is still read.
+    fs::remove_file(p.root().join("CLAUDE.md")).unwrap();
+    p.write("docs/inside.md", b"INSIDE TEXT\n");
+    std::os::unix::fs::symlink(p.root().join("docs/inside.md"), p.root().join("CLAUDE.md"))
+        .unwrap();
+    let book = Rulebook::discover(p.root(), Some(p.root().join("no-home")), &options);
+    assert!(
+        book.items()
+            .any(|r| r.name == "CLAUDE" && r.content.contains("INSIDE TEXT"))
+    );
+}
+
+/// Item 2: an import swapped for a link to an outside file between the check and the read
+/// is never read: the check is made on the opened handle.
+#[cfg(unix)]
+#[test]
+fn an_import_swapped_for_a_link_is_not_read() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.md");
+    fs::write(&secret, "OUTSIDE SECRET\n").unwrap();
+    p.write("CLAUDE.md", b"See @docs/imp.md\n");
+    let target = p.root().join("docs/imp.md");
+    let plain = p.root().join("imp-plain.md");
+    let linked = p.root().join("imp-link.md");
+    fs::write(&plain, "Fine.\n").unwrap();
+    fs::create_dir_all(target.parent().unwrap()).unwrap();
+    fs::write(&target, "Fine.\n").unwrap();
+    std::os::unix::fs::symlink(&secret, &linked).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (stop, target) = (stop.clone(), target.clone());
+        std::thread::spawn(move || {
+            let mut flip = false;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let from = if flip { &plain } else { &linked };
+                let _ = swap_in(from, &target);
+                flip = !flip;
+            }
+        })
+    };
+    let options = Options::new()
+        .provider_option("claude", "walk_ceiling", p.root().to_string_lossy())
+        .allow_providers(["claude"]);
+    let mut read_fine = 0;
+    for _ in 0..400 {
+        let book = Rulebook::discover(p.root(), Some(p.root().join("no-home")), &options);
+        assert!(
+            book.items().all(|r| !r.content.contains("OUTSIDE SECRET")),
+            "an outside file was read through a swapped import"
+        );
+        read_fine += usize::from(book.items().any(|r| r.content.contains("Fine.")));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    swapper.join().unwrap();
+    // The swap raced both ways; the inside file was still read when it was there.
+    assert!(read_fine > 0);
+}
+
+/// Item 5: an import larger than the size cap is not read (a sparse 1 GiB file aborted the
+/// process), and a fan-out of repeated imports stops at the size cap in all, with one
+/// warning, not one per token.
+#[test]
+fn imports_are_bounded_by_the_size_cap() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    let big = fs::File::create(p.root().join("big.md")).unwrap();
+    big.set_len(1 << 30).unwrap(); // sparse: no disk used
+    drop(big);
+    p.write("CLAUDE.md", b"Big: @big.md\n");
+    // Four hops of ten repeated imports of 20 KiB: 10^4 x 20 KiB = 200 MiB unbounded.
+    p.write("l4.md", "x".repeat(20 * 1024).as_bytes());
+    for (file, next) in [("l3.md", "l4.md"), ("l2.md", "l3.md"), ("l1.md", "l2.md")] {
+        p.write(file, format!("@{next}\n").repeat(10).as_bytes());
+    }
+    p.write("pkg/CLAUDE.md", "@../l1.md\n".repeat(10).as_bytes());
+    let options = Options::new()
+        .provider_option("claude", "walk_ceiling", p.root().to_string_lossy())
+        .max_file_size(1024 * 1024);
+    let root = p.root().to_path_buf();
+    let book = within_bound("imports past the size cap", move || {
+        Rulebook::discover(&root, Some(root.join("no-home")), &options)
+    });
+    let top = book.items().find(|r| r.name == "CLAUDE").unwrap();
+    assert_eq!(top.content.trim_end(), "Big: @big.md");
+    let fan = book.items().find(|r| r.name == "pkg:CLAUDE").unwrap();
+    assert!(
+        fan.content.len() <= 1024 * 1024 + 200,
+        "{}",
+        fan.content.len()
+    );
+    let warnings: Vec<_> = book
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == DiagnosticCode::ImportFailed)
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|d| d.message.contains("larger than the 1048576-byte limit")),
+        "{warnings:#?}"
+    );
+    let bound = warnings
+        .iter()
+        .filter(|d| d.message.contains("would add more than 1048576 bytes"))
+        .count();
+    assert_eq!(bound, 1, "{warnings:#?}");
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+}

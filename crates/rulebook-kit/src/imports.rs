@@ -3,11 +3,17 @@
 //! white space and runs to the next white space; it is not a token inside a code span or a
 //! fenced block; paths are relative to the importing file (or `~/…`, or absolute).
 //!
-//! A missing file, a cycle, an import deeper than the limit, or one outside the boundary
-//! (unless allowed) leaves the token as written and adds an `import-failed` warning.
+//! A missing file, a cycle, an import deeper than the limit, one outside the boundary
+//! (unless allowed), one larger than the size cap, or one past the bound on the expanded
+//! text leaves the token as written and adds an `import-failed` warning.
+//!
+//! Each imported file is opened once and every check is made on the opened handle
+//! (`rulebook-fs`'s [`read_rule`]): a file swapped for a link between a check and the read
+//! cannot bring an outside file in.
 
 use std::path::{Path, PathBuf};
 
+use rulebook_fs::{ReadOptions, read_rule};
 use rulebook_rule::{Diagnostic, DiagnosticCode};
 
 /// How imports are expanded.
@@ -25,6 +31,10 @@ pub struct ImportOptions {
     /// Gemini's recognition: a token's first character must be `.`, `/` or an ASCII letter
     /// (Claude's: anything but white space).
     pub path_start_rule: bool,
+    /// The size cap: no imported file larger than this is read, and the imports of one
+    /// file add at most this many bytes in all (a fan-out of repeated imports cannot grow
+    /// the text without bound). `None`: no cap.
+    pub max_size: Option<u64>,
 }
 
 /// The expanded text, the files imported (in expansion order), and what failed.
@@ -41,16 +51,17 @@ pub struct Expanded {
 /// Expands the imports of `text`, the content of `file`.
 pub fn expand_imports(text: &str, file: &Path, options: &ImportOptions) -> Expanded {
     let mut out = Expanded::default();
-    let mut stack = vec![real(file)];
-    out.text = expand(
-        text,
-        file,
+    let mut state = State {
         options,
-        0,
-        &mut stack,
-        &mut out.includes,
-        &mut out.diagnostics,
-    );
+        stack: vec![real(file)],
+        includes: Vec::new(),
+        diagnostics: Vec::new(),
+        budget: options.max_size,
+        budget_said: false,
+    };
+    out.text = expand(text, file, 0, &mut state);
+    out.includes = state.includes;
+    out.diagnostics = state.diagnostics;
     out
 }
 
@@ -58,15 +69,24 @@ fn real(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-fn expand(
-    text: &str,
-    file: &Path,
-    options: &ImportOptions,
-    depth: usize,
-    stack: &mut Vec<PathBuf>,
-    includes: &mut Vec<PathBuf>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> String {
+/// What one expansion carries through its recursion.
+struct State<'a> {
+    options: &'a ImportOptions,
+    /// The real paths of the files being expanded, outermost first (cycles).
+    stack: Vec<PathBuf>,
+    includes: Vec<PathBuf>,
+    diagnostics: Vec<Diagnostic>,
+    /// Bytes the imports may still add (`None`: no bound).
+    budget: Option<u64>,
+    /// Whether the warning that the bound was reached was given (once per expansion).
+    budget_said: bool,
+}
+
+/// Why an import is left as written; `None` for a failure already said once.
+type Failure = Option<String>;
+
+fn expand(text: &str, file: &Path, depth: usize, state: &mut State<'_>) -> String {
+    let options = state.options;
     let base = file.parent().unwrap_or(Path::new("."));
     let mut out = String::with_capacity(text.len());
     let mut fenced = false;
@@ -110,18 +130,6 @@ fn expand(
                 previous = Some(c);
                 continue;
             }
-            let warn = |why: String| {
-                Diagnostic::warning(
-                    DiagnosticCode::ImportFailed,
-                    format!(
-                        "import @{token} in {} (line {}): {why}; it is left as written",
-                        file.display(),
-                        n + 1
-                    ),
-                )
-                .with_path(file)
-                .at(Some(n + 1), None)
-            };
             let target = if let Some(rel) = token.strip_prefix("~/") {
                 options.home.join(rel)
             } else if Path::new(token).is_absolute() {
@@ -129,38 +137,23 @@ fn expand(
             } else {
                 base.join(token)
             };
-            let resolved = std::fs::canonicalize(&target);
-            let replacement = match resolved {
-                Err(_) => Err(warn(format!("not found: {}", target.display()))),
-                Ok(real) if !options.allow_outside && !real.starts_with(&options.boundary) => Err(
-                    warn("it is outside the project; external imports are not allowed (allow_external_imports)".to_owned()),
-                ),
-                Ok(real) if stack.contains(&real) => Err(warn("a cycle of imports".to_owned())),
-                Ok(_) if depth + 1 > options.max_depth => Err(warn(format!(
-                    "the depth limit ({} hops)",
-                    options.max_depth
-                ))),
-                // Checked before reading: reading a FIFO (`@/dev/stdin`, a named pipe) would
-                // block discovery, and a directory cannot be read.
-                Ok(real) if !std::fs::metadata(&real).is_ok_and(|m| m.is_file()) => {
-                    Err(warn("not a regular file".to_owned()))
-                }
-                Ok(real) => match std::fs::read(&real) {
-                    Ok(bytes) => {
-                        let inner = rulebook_frontmatter::normalize_text(&String::from_utf8_lossy(&bytes));
-                        includes.push(real.clone());
-                        stack.push(real.clone());
-                        let text = expand(&inner, &real, options, depth + 1, stack, includes, diagnostics);
-                        stack.pop();
-                        Ok(text.trim_end().to_owned())
-                    }
-                    Err(err) => Err(warn(format!("cannot read it: {err}"))),
-                },
-            };
-            match replacement {
+            match import(&target, depth, state) {
                 Ok(text) => out.push_str(&text),
-                Err(d) => {
-                    diagnostics.push(d);
+                Err(why) => {
+                    if let Some(why) = why {
+                        state.diagnostics.push(
+                            Diagnostic::warning(
+                                DiagnosticCode::ImportFailed,
+                                format!(
+                                    "import @{token} in {} (line {}): {why}; it is left as written",
+                                    file.display(),
+                                    n + 1
+                                ),
+                            )
+                            .with_path(file)
+                            .at(Some(n + 1), None),
+                        );
+                    }
                     out.push('@');
                     out.push_str(token);
                 }
@@ -173,4 +166,92 @@ fn expand(
         }
     }
     out
+}
+
+/// The expanded text of one import, or why it is left as written.
+fn import(target: &Path, depth: usize, state: &mut State<'_>) -> Result<String, Failure> {
+    let options = state.options;
+    // A first look by path, for the checks that need no content (a cycle, the depth); the
+    // security checks are made again on the opened file below.
+    let Ok(resolved) = std::fs::canonicalize(target) else {
+        return Err(Some(format!("not found: {}", target.display())));
+    };
+    if !options.allow_outside && !resolved.starts_with(&options.boundary) {
+        return Err(Some(outside()));
+    }
+    if state.stack.contains(&resolved) {
+        return Err(Some("a cycle of imports".to_owned()));
+    }
+    if depth + 1 > options.max_depth {
+        return Err(Some(format!(
+            "the depth limit ({} hops)",
+            options.max_depth
+        )));
+    }
+    // A directory cannot be read, and a FIFO is never opened for reading to find that out.
+    if !std::fs::metadata(&resolved).is_ok_and(|m| m.is_file()) {
+        return Err(Some("not a regular file".to_owned()));
+    }
+    if state.budget == Some(0) {
+        return Err(budget_spent(state));
+    }
+    let read_options = ReadOptions::new()
+        .max_size(options.max_size)
+        .real_path(true)
+        .project_root((!options.allow_outside).then(|| options.boundary.clone()));
+    let (read, diagnostics) = read_rule(target, &read_options);
+    let Some(read) = read else {
+        return Err(Some(read_failure(&diagnostics, options.max_size)));
+    };
+    // What the reader says of a file it read (invalid UTF-8 replaced) is kept.
+    state.diagnostics.extend(diagnostics);
+    // The file that was opened, not the one the path named a moment ago.
+    let real = read.real_path.unwrap_or(resolved);
+    if state.stack.contains(&real) {
+        return Err(Some("a cycle of imports".to_owned()));
+    }
+    if let Some(left) = state.budget {
+        let size = read.text.len() as u64;
+        if size > left {
+            state.budget = Some(0);
+            return Err(budget_spent(state));
+        }
+        state.budget = Some(left - size);
+    }
+    let inner = rulebook_frontmatter::normalize_text(&read.text);
+    state.includes.push(real.clone());
+    state.stack.push(real.clone());
+    let text = expand(&inner, &real, depth + 1, state);
+    state.stack.pop();
+    Ok(text.trim_end().to_owned())
+}
+
+fn outside() -> String {
+    "it is outside the project; external imports are not allowed (allow_external_imports)"
+        .to_owned()
+}
+
+/// The bound on the expanded text was reached: said for the first import it stops.
+fn budget_spent(state: &mut State<'_>) -> Failure {
+    if std::mem::replace(&mut state.budget_said, true) {
+        return None;
+    }
+    Some(format!(
+        "the imports of this file would add more than {} bytes (the size cap), so this import and every later one are left as written",
+        state.options.max_size.unwrap_or(0)
+    ))
+}
+
+/// Why the reader refused a file, in an import's words.
+fn read_failure(diagnostics: &[Diagnostic], cap: Option<u64>) -> String {
+    match diagnostics.first() {
+        Some(d) if d.code == DiagnosticCode::OutsideProject => outside(),
+        Some(d) if d.code == DiagnosticCode::NotAFile => "not a regular file".to_owned(),
+        Some(d) if d.code == DiagnosticCode::TooLarge => format!(
+            "larger than the {}-byte limit for a rule file",
+            cap.unwrap_or(0)
+        ),
+        Some(d) => format!("cannot read it ({})", d.message),
+        None => "cannot read it".to_owned(),
+    }
 }

@@ -299,6 +299,7 @@ fn imports_are_expanded_recursively_and_failures_are_said() {
         allow_outside: false,
         home: PathBuf::from("/nonexistent-home"),
         path_start_rule: false,
+        max_size: None,
     };
     let file = root.join("CLAUDE.md");
     let expanded = expand_imports("See @docs/a.md and `@docs/b.md`.", &file, &options);
@@ -352,6 +353,7 @@ fn what_is_an_import_and_how_deep_it_goes() {
         allow_outside: false,
         home: top.join("home"),
         path_start_rule,
+        max_size: None,
     };
     let file = root.join("CLAUDE.md");
     // Four hops: five.md is the fifth file, one hop too many.
@@ -603,6 +605,7 @@ fn cycles_to_the_root_code_spans_and_path_starts() {
         allow_outside: false,
         home: root.join("home"),
         path_start_rule,
+        max_size: None,
     };
     let file = root.join("CLAUDE.md");
     let cycle = expand_imports("top @a.md", &file, &options(false));

@@ -112,6 +112,7 @@ impl Provider<RuleCapability> for ClaudeProvider {
             allow_outside: ctx.option("claude", "allow_external_imports") == Some("true"),
             home: ctx.home.clone(),
             path_start_rule: false,
+            max_size: ctx.mechanisms.size_cap,
         };
         // The user's file.
         if let Some(user) = ctx.in_home(".claude/CLAUDE.md") {
@@ -124,6 +125,7 @@ impl Provider<RuleCapability> for ClaudeProvider {
                 &user,
                 "~:CLAUDE",
                 Level::User,
+                None,
                 &user_imports,
                 &mut out,
             );
@@ -193,23 +195,47 @@ fn load_dir_memories(
         ("CLAUDE.local.md", "CLAUDE.local"),
     ] {
         let name = dir_scoped_name(dir, stem, &ctx.project_root, &ctx.home);
-        load_memory(loader, &dir.join(file), &name, Level::Project, imports, out);
+        let boundary = memory_boundary(ctx, dir);
+        load_memory(
+            loader,
+            &dir.join(file),
+            &name,
+            Level::Project,
+            Some(boundary),
+            imports,
+            out,
+        );
+    }
+}
+
+/// The directory a project memory file's real path must lie under (E10), as for every other
+/// rule location: the project root for the files in the project, and for the ancestors
+/// above it (Claude reads up to `/`), the file's own directory.
+fn memory_boundary<'a>(ctx: &'a LoadContext, dir: &'a Path) -> &'a Path {
+    if dir.starts_with(&ctx.project_root) {
+        &ctx.project_root
+    } else {
+        dir
     }
 }
 
 /// One memory file: raw, HTML comments removed, imports expanded, always-apply.
+/// `boundary`: where a project file's real path must lie (E10, on the opened handle).
 fn load_memory(
     loader: &FileLoader,
     path: &Path,
     name: &str,
     level: Level,
+    boundary: Option<&Path>,
     imports: &ImportOptions,
     out: &mut LoadResult<Rule>,
 ) {
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    // A directory named like the file is passed over silently, as Claude Code does; a link
+    // to one outside the project is refused by the read below.
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
         return;
     }
-    let Some(i) = loader.load_file(path, name, level, None, out) else {
+    let Some(i) = loader.load_file(path, name, level, boundary, out) else {
         return;
     };
     let text = rulebook_kit::frontmatter::normalize_text(&out.items[i].content);

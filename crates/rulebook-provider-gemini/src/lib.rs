@@ -115,6 +115,7 @@ impl Provider<RuleCapability> for GeminiProvider {
                     &home.join(name),
                     &format!("~:{stem}"),
                     Level::User,
+                    None,
                     &options,
                     &mut out,
                 );
@@ -137,6 +138,7 @@ impl Provider<RuleCapability> for GeminiProvider {
                     &dir.join(name),
                     &rule_name,
                     Level::Project,
+                    Some(&root),
                     &options,
                     &mut out,
                 );
@@ -157,6 +159,7 @@ impl Provider<RuleCapability> for GeminiProvider {
                     &dir.join(name),
                     &rule_name,
                     Level::Project,
+                    Some(&root),
                     &options,
                     &mut out,
                 );
@@ -182,6 +185,7 @@ fn imports(ctx: &LoadContext, dir: &Path, in_repo: bool) -> ImportOptions {
         allow_outside: false,
         home: ctx.home.clone(),
         path_start_rule: true,
+        max_size: ctx.mechanisms.size_cap,
     }
 }
 
@@ -190,14 +194,17 @@ fn load(
     path: &Path,
     name: &str,
     level: Level,
+    boundary: Option<&Path>,
     imports: &ImportOptions,
     out: &mut LoadResult<Rule>,
 ) {
-    // A directory named like the file is passed over silently, as Gemini does.
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    // A directory named like the file is passed over silently, as Gemini does; anything
+    // else is read with the checks of every rule file (a link out of the project refused,
+    // E10, on the opened handle).
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
         return;
     }
-    let Some(i) = loader.load_file(path, name, level, None, out) else {
+    let Some(i) = loader.load_file(path, name, level, boundary, out) else {
         return;
     };
     let expanded = expand_imports(&out.items[i].content, path, imports);
