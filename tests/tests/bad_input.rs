@@ -810,3 +810,70 @@ fn imports_are_bounded_by_the_size_cap() {
     assert_eq!(bound, 1, "{warnings:#?}");
     assert_eq!(warnings.len(), 2, "{warnings:#?}");
 }
+
+/// Runs the binary in `dir` (home: `dir/no-home`) with `args`, within a bound only a hang
+/// would reach; returns the exit code, stdout and stderr.
+fn run_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut command = std::process::Command::new(rulebook_tests::rulebook_binary());
+    command
+        .arg("--cwd")
+        .arg(dir)
+        .arg("--home")
+        .arg(dir.join("no-home"))
+        .args(args)
+        .stdin(std::process::Stdio::null());
+    let output = within_bound("the rulebook binary", move || command.output().unwrap());
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Item 3 (and 19's `\n`): a `rulebook.toml` that links out of the project is refused
+/// without a word of its content; a FIFO does not hang `check`, a link to `/dev/zero` does
+/// not eat memory; a TOML error is one line naming line and column, never the file's text.
+#[cfg(unix)]
+#[test]
+fn a_config_file_is_read_as_carefully_as_a_rule() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.toml");
+    fs::write(&secret, "OUTSIDE_SECRET = [\n").unwrap();
+    let config = p.root().join("rulebook.toml");
+    std::os::unix::fs::symlink(&secret, &config).unwrap();
+    let (code, _, stderr) = run_in(p.root(), &["check"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(!stderr.contains("OUTSIDE_SECRET"), "{stderr}");
+    assert!(stderr.contains("outside"), "{stderr}");
+
+    fs::remove_file(&config).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &config).unwrap();
+    let (code, _, stderr) = run_in(p.root(), &["check"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("a device, not a regular file"), "{stderr}");
+
+    fs::remove_file(&config).unwrap();
+    if mkfifo(&config) {
+        let (code, _, stderr) = run_in(p.root(), &["check"]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains("a FIFO, not a regular file"), "{stderr}");
+        fs::remove_file(&config).unwrap();
+    }
+
+    fs::write(
+        &config,
+        "[check]\nstrict = true\nignore = [\"unknown-key\"\nIN_FILE_TEXT = 1\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run_in(p.root(), &["check"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        !stderr.contains("IN_FILE_TEXT"),
+        "the file's text is quoted: {stderr}"
+    );
+    assert!(!stderr.contains("\\n"), "a literal \\n: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("rulebook.toml: line 4, column"), "{stderr}");
+}
