@@ -877,3 +877,72 @@ fn a_config_file_is_read_as_carefully_as_a_rule() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("rulebook.toml: line 4, column"), "{stderr}");
 }
+
+/// Item 4: the real tools follow a link out of the project (Codex reads
+/// `AGENTS.override.md -> elsewhere`), so `--as` reports the file as loaded, says it is
+/// outside, and withholds its text unless `--show-outside` asks for it.
+#[cfg(unix)]
+#[test]
+fn host_views_report_outside_links_and_withhold_their_text() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("notes.md");
+    fs::write(&secret, "OUTSIDE SECRET\n").unwrap();
+    std::os::unix::fs::symlink(&secret, p.root().join("AGENTS.override.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, p.root().join("CLAUDE.md")).unwrap();
+    for host in ["codex", "claude"] {
+        let (code, stdout, stderr) = run_in(p.root(), &["--as", host, "prompt"]);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert!(!stdout.contains("OUTSIDE SECRET"), "{host}: {stdout}");
+        let (_, explain, _) = run_in(p.root(), &["--as", host, "explain"]);
+        assert!(explain.contains("outside the project"), "{host}: {explain}");
+        assert!(!explain.contains("OUTSIDE SECRET"), "{host}: {explain}");
+        let (_, shown, _) = run_in(p.root(), &["--as", host, "--show-outside", "prompt"]);
+        assert!(shown.contains("OUTSIDE SECRET"), "{host}: {shown}");
+    }
+    let (_, json, _) = run_in(p.root(), &["--as", "codex", "list", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["files"].as_array().unwrap().len(), 1, "{json}");
+}
+
+/// Item 6: `--as` over a 2 GiB (sparse) AGENTS.md or CLAUDE.md reads at most the size cap
+/// (it read them whole: 2 GiB of memory), and says so.
+#[test]
+fn host_views_read_a_huge_file_only_up_to_the_size_cap() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    for name in ["AGENTS.md", "CLAUDE.md"] {
+        let big = fs::File::create(p.root().join(name)).unwrap();
+        big.set_len(2 << 30).unwrap();
+    }
+    for view in [
+        within_bound_from(p.root(), |root| {
+            rulebook::emulate(
+                rulebook::Host::Codex,
+                &rulebook::HostOptions::new(root, root.join("no-home")),
+            )
+        }),
+        within_bound_from(p.root(), |root| {
+            rulebook::emulate(
+                rulebook::Host::Claude,
+                &rulebook::HostOptions::new(root, root.join("no-home")),
+            )
+        }),
+    ] {
+        assert!(
+            view.notes
+                .iter()
+                .any(|n| n.contains("read its first 1048576 bytes only")),
+            "{:#?}",
+            view.notes
+        );
+        assert!(view.prompt.len() < 2 * 1024 * 1024, "{}", view.prompt.len());
+    }
+}
+
+/// [`within_bound`] for a function of a directory.
+fn within_bound_from<T: Send + 'static>(dir: &Path, f: fn(&Path) -> T) -> T {
+    let dir = dir.to_path_buf();
+    within_bound("an emulation", move || f(&dir))
+}

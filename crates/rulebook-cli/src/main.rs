@@ -88,6 +88,11 @@ pub(crate) struct Cli {
     #[arg(long = "as", global = true, value_name = "TOOL", value_parser = parse_host)]
     host: Option<Host>,
 
+    /// With --as: show the prompt even when it holds the text of a file the tool reaches
+    /// through a link out of the project (reported either way; withheld by default).
+    #[arg(long, global = true)]
+    show_outside: bool,
+
     /// When to colour the output.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     color: ColorArg,
@@ -361,6 +366,7 @@ fn main() -> ExitCode {
     let place = commands::host::Place {
         cwd: book.cwd(),
         home: book.home(),
+        show_outside: cli.show_outside,
     };
     if let Command::Compare {
         files,

@@ -982,6 +982,28 @@ pub fn read_bytes(path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The first `max` bytes of a regular file (all of it when it is shorter), for callers that
+/// emulate a tool which reads a file whole but must not hold an arbitrarily large one:
+/// opened without blocking, and anything but a regular file is an
+/// [`std::io::ErrorKind::InvalidInput`] error, as in [`read_bytes`].
+pub fn read_prefix(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let mut file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is {}, not a regular file",
+                path.display(),
+                describe_file_type(meta.file_type())
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(max)).unwrap_or(0));
+    (&mut file).take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Opens `path` for reading without blocking on a FIFO (the flag does nothing to a regular
 /// file, the only kind that is then read).
 fn open_nonblocking(path: &Path) -> std::io::Result<fs::File> {

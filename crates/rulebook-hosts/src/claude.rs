@@ -196,6 +196,7 @@ impl Loader<'_> {
             status: Status::Loaded,
             reason: reason.to_string(),
             imported_by: parent.map(Path::to_path_buf),
+            outside: None,
         });
         self.entries.push(format!(
             "Contents of {} ({}):\n\n{text}",
@@ -226,6 +227,7 @@ impl Loader<'_> {
                         status: Status::NotRead,
                         reason: format!("imported by {}, but outside the working directory: Claude Code drops it unless external imports are approved", path.display()),
                         imported_by: Some(path.to_path_buf()),
+                        outside: None,
                     });
                 }
                 continue;

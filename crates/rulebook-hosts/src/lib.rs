@@ -13,6 +13,18 @@
 //! project boundary (E10), no size cap but the tool's own, the tool's own walk. Files are
 //! still opened without blocking and only regular files are read, so a FIFO cannot hang it.
 //!
+//! Two guards stand between the tool's reading and what a view shows:
+//! - **Links out of the project.** The real tools follow a link (`AGENTS.override.md ->
+//!   /elsewhere/notes.md`) and load the file it names, so the view reports it as the tool
+//!   uses it, with [`HostFile::outside`] set to its real path and the reason saying so. But
+//!   the text such a file brings in is not shown: while a loaded file lies outside the
+//!   project (its real path not under the project root, or for a file above the root or in
+//!   the home, not under its own directory), [`HostView::prompt`] is withheld unless
+//!   [`HostOptions::show_outside`] asks for it.
+//! - **Size.** A file is read up to 1 MiB (rulebook's size cap); the tools read it whole
+//!   (Codex only up to its 32 KiB budget), so a view over a larger file says, in a note,
+//!   that what lies past the first MiB is not in it.
+//!
 //! Depends on `rulebook-fs` (reading), `rulebook-frontmatter` (the keys of rule files) and
 //! `globset` (the globs of rules that load when a file is touched).
 //!
@@ -162,6 +174,7 @@ impl fmt::Display for Host {
 pub struct HostOptions {
     cwd: PathBuf,
     home: PathBuf,
+    show_outside: bool,
 }
 
 impl HostOptions {
@@ -170,7 +183,21 @@ impl HostOptions {
         Self {
             cwd: cwd.into(),
             home: home.into(),
+            show_outside: false,
         }
+    }
+
+    /// Shows the prompt even when a file it holds lies outside the project (a link the tool
+    /// follows). Off by default: such a view reports the file and withholds the text.
+    #[must_use]
+    pub fn show_outside(mut self, yes: bool) -> Self {
+        self.show_outside = yes;
+        self
+    }
+
+    /// Whether outside text is shown (see [`HostOptions::show_outside`]).
+    pub fn shows_outside(&self) -> bool {
+        self.show_outside
     }
 
     /// The directory the tool starts in.
@@ -259,6 +286,10 @@ pub struct HostFile {
     /// The file whose import brought this one in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub imported_by: Option<PathBuf>,
+    /// The real path of a file the tool reaches through a link out of the project (see
+    /// the crate's docs); `None` for a file inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside: Option<PathBuf>,
 }
 
 /// What one tool loads in one directory.
@@ -315,6 +346,7 @@ impl HostView {
             status,
             reason: reason.into(),
             imported_by: None,
+            outside: None,
         });
     }
 
@@ -342,7 +374,66 @@ pub fn emulate(host: Host, options: &HostOptions) -> HostView {
         Host::Kiro => documented::kiro(options),
         Host::Zed => documented::zed(options),
     };
-    view.finish()
+    guard(view, options).finish()
+}
+
+/// The two guards of the crate's docs: files reached through links out of the project are
+/// marked (and the prompt that holds their text withheld), files past the read bound noted.
+fn guard(mut view: HostView, options: &HostOptions) -> HostView {
+    let root = util::git_root(options.cwd()).unwrap_or_else(|| options.cwd().to_path_buf());
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (real_root, real_home) = (real(&root), real(options.home()));
+    let mut outside_loaded = Vec::new();
+    for file in &mut view.files {
+        if matches!(file.status, Status::NotRead) {
+            continue;
+        }
+        let Ok(real_path) = std::fs::canonicalize(&file.path) else {
+            continue;
+        };
+        let boundary = if file.path.starts_with(&root) {
+            real_root.clone()
+        } else if file.path.starts_with(options.home()) {
+            real_home.clone()
+        } else {
+            file.path.parent().map_or_else(PathBuf::new, real)
+        };
+        if let Ok(meta) = std::fs::metadata(&real_path) {
+            if meta.len() > util::MAX_READ {
+                view.notes.push(format!(
+                    "{} is {} bytes: this view read its first {} bytes only; what lies past them is not in it",
+                    file.path.display(),
+                    meta.len(),
+                    util::MAX_READ
+                ));
+            }
+        }
+        if real_path.starts_with(&boundary) {
+            continue;
+        }
+        file.reason = format!(
+            "{}; it is a link: its real path {} is outside the project",
+            file.reason,
+            real_path.display()
+        );
+        if file.status.is_loaded() {
+            outside_loaded.push(file.path.clone());
+        }
+        file.outside = Some(real_path);
+    }
+    if !outside_loaded.is_empty() && !options.show_outside && !view.prompt.is_empty() {
+        view.prompt = String::new();
+        view.notes.push(format!(
+            "the prompt is withheld: it holds the text of {} file(s) outside the project ({}); --show-outside shows it",
+            outside_loaded.len(),
+            outside_loaded
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    view
 }
 
 #[cfg(all(test, unix))]

@@ -24,9 +24,15 @@ impl Visited {
     }
 }
 
-/// The bytes of a regular file, or `None` (missing, not a regular file, unreadable).
+/// The most bytes of one file an emulation reads: rulebook's rule size cap (1 MiB). The tools read a
+/// file whole; a larger one is read up to here and the view says so (see
+/// [`crate::emulate`]), so a 3 GiB AGENTS.md cannot take 3 GiB.
+pub(crate) const MAX_READ: u64 = 1024 * 1024;
+
+/// The bytes of a regular file (at most [`MAX_READ`] of them), or `None` (missing, not a
+/// regular file, unreadable).
 pub(crate) fn read(path: &Path) -> Option<Vec<u8>> {
-    rulebook_fs::read_bytes(path, None).ok()
+    rulebook_fs::read_prefix(path, MAX_READ).ok()
 }
 
 /// The text of a regular file, invalid UTF-8 replaced by U+FFFD (as `String::from_utf8_lossy`

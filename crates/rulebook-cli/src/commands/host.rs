@@ -17,11 +17,16 @@ use crate::printer::escape;
 pub(crate) struct Place<'a> {
     pub(crate) cwd: &'a Path,
     pub(crate) home: &'a Path,
+    /// `--show-outside`: the prompt even when it holds outside text.
+    pub(crate) show_outside: bool,
 }
 
 impl Place<'_> {
     fn view(&self, host: Host) -> HostView {
-        emulate(host, &HostOptions::new(self.cwd, self.home))
+        emulate(
+            host,
+            &HostOptions::new(self.cwd, self.home).show_outside(self.show_outside),
+        )
     }
 
     /// A path as a person reads it: relative to the working directory, `~/…` under the
@@ -73,6 +78,7 @@ impl Place<'_> {
                         .join(", ")
                 ),
                 imported_by: None,
+                outside: None,
             })
             .collect();
         (view, extra)
