@@ -394,6 +394,31 @@ mod tests {
         );
         assert!(server.subscribed(&["rule://ts".to_owned()]).is_empty());
 
+        // Hardening round 3, items 7 and 11: only a rule's exact URI is taken; a made-up one,
+        // one with a path after the name, or one past the length bound is refused, with the id.
+        let long = format!("rule://{}", "x".repeat(9000));
+        for (uri, code) in [
+            ("rule://nope", -32002),
+            ("rule://ts/../../x", -32602),
+            (long.as_str(), -32602),
+        ] {
+            let refused = client
+                .call("resources/subscribe", json!({"uri": uri}))
+                .await;
+            assert_eq!(refused["error"]["code"], code, "{uri:.40}: {refused}");
+            assert!(refused["id"].is_number(), "{refused}");
+        }
+        assert!(server.subscribed(&["rule://nope".to_owned()]).is_empty());
+        let read = client
+            .call("resources/read", json!({"uri": "rule://ts/../../x"}))
+            .await;
+        assert_eq!(read["error"]["code"], -32602, "{read}");
+        // The raw and the encoded spelling subscribe to the one rule.
+        client
+            .call("resources/subscribe", json!({"uri": "rule://%74s"}))
+            .await;
+        assert_eq!(server.subscribed(&["rule://ts".to_owned()]), ["rule://ts"]);
+
         drop(client);
         session.await.unwrap().unwrap();
     }

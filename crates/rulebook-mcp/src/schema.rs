@@ -56,6 +56,15 @@ pub(crate) fn rules_for_paths_output() -> Arc<JsonObject> {
         "required": ["profile", "paths"],
         "properties": {
             "profile": {"type": "string", "enum": ["extended", "reference"]},
+            "cut": {
+                "type": "object",
+                "required": ["paths_answered", "paths_asked", "reason"],
+                "properties": {
+                    "paths_answered": {"type": "integer"},
+                    "paths_asked": {"type": "integer"},
+                    "reason": {"type": "string"}
+                }
+            },
             "paths": {
                 "type": "array",
                 "items": {

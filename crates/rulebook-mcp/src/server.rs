@@ -358,6 +358,15 @@ fn rules_for_paths_text(answer: &view::RulesForPaths) -> String {
             );
         }
     }
+    if let Some(cut) = &answer.cut {
+        let _ = writeln!(
+            text,
+            "(answered {} of {} paths: {})",
+            cut.paths_answered,
+            cut.paths_asked,
+            escape(&cut.reason)
+        );
+    }
     text
 }
 
@@ -475,6 +484,7 @@ impl ServerHandler for RulebookServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         self.remember_peer(&ctx.peer);
         let snapshot = self.snapshot();
+        exact_uri(&request.uri)?;
         match snapshot.book.resolve(&request.uri) {
             Ok(resource) => Ok(ReadResourceResult::new(vec![
                 ResourceContents::text(resource.content, request.uri.clone())
@@ -686,11 +696,27 @@ impl ServerHandler for RulebookServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.remember_peer(&ctx.peer);
-        self.inner
+        let name = exact_uri(&request.uri)?;
+        let uri = rulebook::stages::protocol::rule_uri(&name);
+        // Only a rule's URI: a set of made-up URIs would grow without bound.
+        if !self.snapshot().resources.iter().any(|r| r.uri == uri) {
+            return Err(ErrorData::resource_not_found(
+                format!("no rule is named {}", escape(&name)),
+                Some(json!({"uri": escape(&request.uri)})),
+            ));
+        }
+        let mut subscriptions = self
+            .inner
             .subscriptions
             .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(request.uri);
+            .unwrap_or_else(PoisonError::into_inner);
+        if subscriptions.len() >= MAX_SUBSCRIPTIONS && !subscriptions.contains(&uri) {
+            return Err(ErrorData::invalid_params(
+                format!("at most {MAX_SUBSCRIPTIONS} subscriptions are kept"),
+                None,
+            ));
+        }
+        subscriptions.insert(uri);
         Ok(())
     }
 
@@ -700,13 +726,51 @@ impl ServerHandler for RulebookServer {
         request: UnsubscribeRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        let name = exact_uri(&request.uri)?;
         self.inner
             .subscriptions
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&request.uri);
+            .remove(&rulebook::stages::protocol::rule_uri(&name));
         Ok(())
     }
+}
+
+/// The most subscriptions one session keeps.
+pub(crate) const MAX_SUBSCRIPTIONS: usize = 10_000;
+
+/// The longest URI a request may name (a rule's name is a file stem and directories).
+pub(crate) const MAX_URI_LENGTH: usize = 8 * 1024;
+
+/// The rule name of a URI that is exactly a rule's (`rule://<name>`, the name encoded or
+/// raw), or `-32602 Invalid params` naming what is wrong: nothing after the name
+/// (`rule://a/../../x` is not `a`'s URI), no URI longer than [`MAX_URI_LENGTH`].
+fn exact_uri(uri: &str) -> Result<String, ErrorData> {
+    if uri.len() > MAX_URI_LENGTH {
+        return Err(ErrorData::invalid_params(
+            format!(
+                "uri: {} bytes, longer than the {MAX_URI_LENGTH} a rule's URI may be",
+                uri.len()
+            ),
+            None,
+        ));
+    }
+    let parsed = rulebook::RuleUrl::parse(uri).map_err(|err| {
+        ErrorData::invalid_params(
+            format!("uri: {}", escape(&err.to_string())),
+            Some(json!({"uri": escape(uri)})),
+        )
+    })?;
+    if !parsed.rest.is_empty() {
+        return Err(ErrorData::invalid_params(
+            format!(
+                "uri: {} is not a rule's URI: nothing may follow the name (rule://<name>)",
+                escape(uri)
+            ),
+            Some(json!({"uri": escape(uri)})),
+        ));
+    }
+    Ok(parsed.name)
 }
 
 #[cfg(test)]
@@ -715,7 +779,7 @@ mod tests {
 
     fn resource(name: &str, content: &str) -> RuleResource {
         RuleResource {
-            uri: format!("rule://{name}"),
+            uri: rulebook::stages::protocol::rule_uri(name),
             name: name.to_owned(),
             description: None,
             size: content.len(),

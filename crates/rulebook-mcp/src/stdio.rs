@@ -25,6 +25,150 @@ fn parse_error(message: &str) -> Vec<u8> {
     line
 }
 
+/// An error reply to the request `id`.
+fn error_reply(id: &serde_json::Value, code: i64, message: &str) -> Vec<u8> {
+    let mut line = serde_json::to_vec(&json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": code, "message": message}
+    }))
+    .unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// The parameters each method needs, `(field, JSON type)`: a request that lacks one (or
+/// has it of another type) is answered `-32602 Invalid params` naming it, with its id.
+/// rmcp answers such a request `-32601 Method not found` (and an invalid request
+/// `-32600` without its id, so the client waits forever).
+const REQUIRED_PARAMS: &[(&str, &[(&str, &str)])] = &[
+    ("tools/call", &[("name", "string")]),
+    ("prompts/get", &[("name", "string")]),
+    ("resources/read", &[("uri", "string")]),
+    ("resources/subscribe", &[("uri", "string")]),
+    ("resources/unsubscribe", &[("uri", "string")]),
+    (
+        "completion/complete",
+        &[("ref", "object"), ("argument", "object")],
+    ),
+];
+
+/// The optional parameters checked for their type when present.
+const OPTIONAL_PARAMS: &[(&str, &[(&str, &str)])] = &[
+    ("tools/call", &[("arguments", "object")]),
+    ("prompts/get", &[("arguments", "object")]),
+];
+
+/// `a string`, `an object`.
+fn article(kind: &str) -> String {
+    if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {kind}")
+    } else {
+        format!("a {kind}")
+    }
+}
+
+fn json_type(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "boolean",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
+/// The error reply for a message rmcp would answer badly: an invalid request that has an
+/// id (`-32600`, with the id), or a known method's parameters of the wrong shape
+/// (`-32602`, naming the field). `None`: the message goes to rmcp.
+fn precheck(message: &serde_json::Value) -> Option<Vec<u8>> {
+    let object = message.as_object()?;
+    let id = object.get("id").filter(|id| !id.is_null())?;
+    if !matches!(
+        id,
+        serde_json::Value::String(_) | serde_json::Value::Number(_)
+    ) {
+        return Some(error_reply(
+            &serde_json::Value::Null,
+            -32600,
+            "Invalid Request: id must be a string or a number",
+        ));
+    }
+    if object.contains_key("result") || object.contains_key("error") {
+        return None; // a response of the client's
+    }
+    let Some(method) = object.get("method") else {
+        return Some(error_reply(id, -32600, "Invalid Request: no method"));
+    };
+    let Some(method) = method.as_str() else {
+        return Some(error_reply(
+            id,
+            -32600,
+            &format!(
+                "Invalid Request: method must be a string, not {}",
+                json_type(method)
+            ),
+        ));
+    };
+    let params = object.get("params");
+    if let Some(params) = params.filter(|p| !p.is_object()) {
+        return Some(error_reply(
+            id,
+            -32602,
+            &format!(
+                "Invalid params: params must be an object, not {}",
+                json_type(params)
+            ),
+        ));
+    }
+    let lookup = |table: &[(&str, &'static [(&'static str, &'static str)])]| {
+        table
+            .iter()
+            .find(|(m, _)| *m == method)
+            .map_or(&[][..], |(_, fields)| *fields)
+    };
+    for &(field, kind) in lookup(REQUIRED_PARAMS) {
+        match params.and_then(|p| p.get(field)) {
+            None => {
+                return Some(error_reply(
+                    id,
+                    -32602,
+                    &format!("Invalid params: {method} needs params.{field} ({kind})"),
+                ));
+            }
+            Some(value) if json_type(value) != kind => {
+                return Some(error_reply(
+                    id,
+                    -32602,
+                    &format!(
+                        "Invalid params: params.{field} of {method} must be {}, not {}",
+                        article(kind),
+                        json_type(value)
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    for &(field, kind) in lookup(OPTIONAL_PARAMS) {
+        if let Some(value) = params.and_then(|p| p.get(field)) {
+            if !value.is_null() && json_type(value) != kind {
+                return Some(error_reply(
+                    id,
+                    -32602,
+                    &format!(
+                        "Invalid params: params.{field} of {method} must be {}, not {}",
+                        article(kind),
+                        json_type(value)
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// What one read of a line gave.
 enum Line {
     /// A whole line (without its newline).
@@ -108,6 +252,10 @@ pub(crate) async fn pump_input<R, W>(
             let _ = errors.send(parse_error("Parse error: the line is not JSON"));
             continue;
         };
+        if let Some(reply) = precheck(&message) {
+            let _ = errors.send(reply);
+            continue;
+        }
         let request =
             message.get("id").is_some_and(|id| !id.is_null()) && message.get("method").is_some();
         if !handshake {
@@ -267,6 +415,89 @@ mod tests {
         let reply: serde_json::Value = serde_json::from_slice(&errors[0]).unwrap();
         assert_eq!(reply["error"]["code"], -32700);
         assert!(reply["id"].is_null());
+    }
+
+    /// Hardening round 3, item 11: an invalid request with an id is answered with its id
+    /// (rmcp answered `-32600` with `id: null`, and the client waited forever); a known
+    /// method's parameters of the wrong shape get `-32602` naming the field (rmcp said
+    /// `-32601 Method not found`). Well-formed requests still go to rmcp.
+    #[tokio::test]
+    async fn malformed_requests_are_answered_with_their_id() {
+        let input = concat!(
+            r#"{"jsonrpc":"2.0","id":7}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":"s","method":5}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":5}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"check","arguments":[1]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":11,"method":"prompts/get","params":[1]}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":12,"method":"resources/read","params":{"uri":"rule://a"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":13,"result":{}}"#,
+            "\n",
+        );
+        let (forwarded, errors) = lines(input.as_bytes()).await;
+        let replies: Vec<serde_json::Value> = errors
+            .iter()
+            .map(|e| serde_json::from_slice(e).unwrap())
+            .collect();
+        let got: Vec<(serde_json::Value, i64, String)> = replies
+            .iter()
+            .map(|r| {
+                (
+                    r["id"].clone(),
+                    r["error"]["code"].as_i64().unwrap(),
+                    r["error"]["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let want = [
+            (json!(7), -32600, "Invalid Request: no method"),
+            (
+                json!("s"),
+                -32600,
+                "Invalid Request: method must be a string, not number",
+            ),
+            (
+                json!(8),
+                -32602,
+                "Invalid params: params.name of tools/call must be a string, not number",
+            ),
+            (
+                json!(9),
+                -32602,
+                "Invalid params: resources/read needs params.uri (string)",
+            ),
+            (
+                json!(10),
+                -32602,
+                "Invalid params: params.arguments of tools/call must be an object, not array",
+            ),
+            (
+                json!(11),
+                -32602,
+                "Invalid params: params must be an object, not array",
+            ),
+            (
+                json!(null),
+                -32600,
+                "Invalid Request: id must be a string or a number",
+            ),
+        ];
+        assert_eq!(got.len(), want.len(), "{got:#?}");
+        for (got, want) in got.iter().zip(want) {
+            assert_eq!((&got.0, got.1, got.2.as_str()), (&want.0, want.1, want.2));
+        }
+        let forwarded = String::from_utf8(forwarded).unwrap();
+        assert_eq!(forwarded.lines().count(), 2, "{forwarded}");
+        assert!(forwarded.contains(r#""id":12"#) && forwarded.contains(r#""id":13"#));
     }
 
     /// A request still in flight when the input ends is answered before rmcp's input is

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use rulebook::stages::protocol::percent_encode;
+use rulebook::stages::protocol::rule_uri;
 use rulebook::{Diagnostic, Profile, Rule, RuleBucket, Rulebook, Severity};
 use rulebook_check::{CheckOptions, check};
 use serde::Serialize;
@@ -34,7 +34,7 @@ pub struct RuleResource {
 
 /// `rule://<name>`, percent-encoded where needed.
 fn uri(name: &str) -> String {
-    format!("rule://{}", percent_encode(name))
+    rule_uri(name)
 }
 
 /// Every rule `rule://` resolves, once per name, in resolution order (the first of a name
@@ -104,9 +104,28 @@ pub struct RulesForPaths {
     /// `extended` or `reference` (which never attaches by glob: its glob matches are
     /// what Extended would attach).
     pub profile: &'static str,
-    /// One entry per path asked, in the order asked.
+    /// One entry per path asked, in the order asked (up to the bound of [`MAX_HITS`]).
     pub paths: Vec<FileRules>,
+    /// Set when the answer stops before the last path: the rules of all the paths past
+    /// [`MAX_HITS`] entries would have made a reply of unbounded size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Cut>,
 }
+
+/// Where a `rules_for_paths` answer stopped, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cut {
+    /// How many of the paths asked were answered (the first ones).
+    pub paths_answered: usize,
+    /// How many were asked.
+    pub paths_asked: usize,
+    /// Why, in one sentence.
+    pub reason: String,
+}
+
+/// The most rule entries one `rules_for_paths` answer holds, over all its paths (10,000
+/// paths of 300 always-apply rules each took 3.7 GiB before this bound).
+pub const MAX_HITS: usize = 50_000;
 
 fn profile(book: &Rulebook) -> &'static str {
     match book.profile() {
@@ -123,11 +142,26 @@ pub fn rules_for_paths(book: &Rulebook, paths: &[String]) -> RulesForPaths {
         .into_iter()
         .map(|r| r.name.as_str())
         .collect();
+    let mut hits = 0usize;
+    let mut cut = None;
+    let asked = paths.len();
     let paths = paths
         .iter()
-        .map(|path| {
+        .enumerate()
+        .map_while(|(i, path)| {
             let found = book.rules_for_path(Path::new(path));
-            FileRules {
+            hits += found.hits.len();
+            if hits > MAX_HITS && i > 0 {
+                cut = Some(Cut {
+                    paths_answered: i,
+                    paths_asked: asked,
+                    reason: format!(
+                        "the rules of the first {i} paths fill the {MAX_HITS} entries one answer holds; ask again for the rest"
+                    ),
+                });
+                return None;
+            }
+            Some(FileRules {
                 path: path.clone(),
                 inside_project: found.inside_project,
                 rules: found
@@ -156,12 +190,13 @@ pub fn rules_for_paths(book: &Rulebook, paths: &[String]) -> RulesForPaths {
                         }
                     })
                     .collect(),
-            }
+            })
         })
         .collect();
     RulesForPaths {
         profile: profile(book),
         paths,
+        cut,
     }
 }
 

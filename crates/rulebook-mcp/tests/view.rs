@@ -116,3 +116,33 @@ fn completion_is_bounded_and_counts_the_rest() {
     let (names, total) = view::complete(&book, "rule://ty", 100);
     assert_eq!((names, total), (vec!["typescript".to_owned()], 1));
 }
+
+/// Hardening round 3, item 7: 10,000 paths on 300 always-apply rules (3.7 GiB before) stop
+/// at [`view::MAX_HITS`] entries, and the answer says where and why.
+#[test]
+fn rules_for_paths_is_bounded_in_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join(".cursor/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    for i in 0..300 {
+        std::fs::write(
+            rules.join(format!("r{i:03}.mdc")),
+            "---\nalwaysApply: true\n---\nAlways.\n",
+        )
+        .unwrap();
+    }
+    let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &Options::new());
+    let paths: Vec<String> = (0..view::MAX_PATHS).map(|i| format!("f{i}.rs")).collect();
+    let answer = view::rules_for_paths(&book, &paths);
+    let entries: usize = answer.paths.iter().map(|p| p.rules.len()).sum();
+    assert!(entries <= view::MAX_HITS, "{entries}");
+    assert_eq!(answer.paths.len(), view::MAX_HITS / 300);
+    let cut = answer.cut.as_ref().unwrap();
+    assert_eq!(
+        (cut.paths_answered, cut.paths_asked),
+        (view::MAX_HITS / 300, view::MAX_PATHS)
+    );
+    // A small question is answered whole.
+    assert!(view::rules_for_paths(&book, &paths[..3]).cut.is_none());
+}

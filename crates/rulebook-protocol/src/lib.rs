@@ -250,12 +250,15 @@ pub struct Completion {
 /// `rule://`), in order, each once.
 pub fn complete<'a>(prefix: &str, rules: impl IntoIterator<Item = &'a Rule>) -> Vec<Completion> {
     let prefix = strip_scheme(prefix).unwrap_or(prefix);
+    // A prefix copied from an encoded URI (`src%3A`) means the name it encodes.
+    let decoded = percent_decode(prefix);
+    let prefix = decoded.as_deref().unwrap_or(prefix);
     let mut out: Vec<Completion> = Vec::new();
     for rule in rules {
         if rule.name.starts_with(prefix) && !out.iter().any(|c| c.name == rule.name) {
             out.push(Completion {
                 name: rule.name.clone(),
-                url: format!("rule://{}", percent_encode(&rule.name)),
+                url: rule_uri(&rule.name),
                 description: rule.description.clone(),
             });
         }
@@ -263,19 +266,26 @@ pub fn complete<'a>(prefix: &str, rules: impl IntoIterator<Item = &'a Rule>) -> 
     out
 }
 
-/// Encodes what would end or break the name in a URL: `%`, `/`, `?`, `#`, whitespace and
-/// control characters.
+/// A rule's name as the host of a valid RFC 3986 URI (`rule://<encoded>`): every UTF-8 byte
+/// but the unreserved ones (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `.`, `_`, `~`) is written `%XX`
+/// (upper-case hex). Simple names stay as they are (`style`, `CLAUDE.local`); a nested
+/// rule's `src:routes:CLAUDE` becomes `src%3Aroutes%3ACLAUDE`, which URL parsers read as
+/// one opaque host, not as host `src` and port `routes:CLAUDE` (the MCP Python SDK 1.x and
+/// Node's `new URL()` reject that). [`RuleUrl::parse`] decodes it, and still takes the
+/// name written raw.
 pub fn percent_encode(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        if matches!(c, '%' | '/' | '?' | '#') || c.is_whitespace() || c.is_control() {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                let _ = write!(out, "%{b:02X}");
-            }
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
         } else {
-            out.push(c);
+            let _ = write!(out, "%{b:02X}");
         }
     }
     out
+}
+
+/// The URI of the rule named `name`: `rule://` and [`percent_encode`]'s form of it.
+pub fn rule_uri(name: &str) -> String {
+    format!("rule://{}", percent_encode(name))
 }
