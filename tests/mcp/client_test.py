@@ -20,7 +20,16 @@ from pathlib import Path
 import anyio
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.shared.exceptions import MCPError
+try:
+    from mcp.shared.exceptions import MCPError
+
+    def error_of(e: "MCPError") -> tuple[int, str]:
+        return e.code, e.message
+except ImportError:  # SDK 1.x: the same error, another name and shape
+    from mcp.shared.exceptions import McpError as MCPError
+
+    def error_of(e: "MCPError") -> tuple[int, str]:
+        return e.error.code, e.error.message
 
 # resources/subscribe is deprecated from protocol 2026-07-28 on; 2025-11-25 sessions use it.
 warnings.filterwarnings("ignore", message=".*resources/(un)?subscribe.*")
@@ -47,7 +56,8 @@ async def expect_error(coro, code: int, what: str) -> None:
     try:
         await coro
     except MCPError as e:
-        check(e.code == code, f"{what}: error {e.code} (want {code}): {e.message}")
+        got, message = error_of(e)
+        check(got == code, f"{what}: error {got} (want {code}): {message}")
         return
     check(False, f"{what}: expected error {code}, the call succeeded")
 
@@ -102,6 +112,8 @@ async def session(project: Path, home: Path) -> None:
             check(sorted(map(str, uris)) == sorted(expected),
                   f"resources/list = the names `rulebook complete` lists ({len(uris)})")
             check(all(r.mime_type == "text/markdown" for r in listed), "mimeType text/markdown")
+            check("rule://src%3Aroutes%3ACLAUDE" in map(str, uris),
+                  "the nested rule's URI is percent-encoded, and the SDK keeps it as it is")
             for r in listed:
                 body = (await s.read_resource(r.uri)).contents[0]
                 want = cli(project, home, "read", str(r.uri)).decode()
@@ -159,8 +171,8 @@ async def session(project: Path, home: Path) -> None:
 
             res = await s.call_tool("explain", {})
             names = sorted({r["name"] for r in res.structured_content["rules"]})
-            check("typescript" in names and len(res.structured_content["rules"]) == 13,
-                  f"explain: all 13 rule files ({len(res.structured_content['rules'])})")
+            check("typescript" in names and len(res.structured_content["rules"]) == 14,
+                  f"explain: the demo's 13 rule files and the nested CLAUDE.md ({len(res.structured_content['rules'])})")
             res = await s.call_tool("explain", {"name": "typescript"})
             stories = res.structured_content["rules"]
             check(sorted(r["status"] for r in stories) == ["active", "shadowed"]
@@ -236,6 +248,11 @@ def main() -> int:
         root = Path(d) / "demo"
         shutil.copytree(FIXTURE, root, symlinks=True)
         project, home = root / "project", root / "home"
+        # A nested rule: its name `src:routes:CLAUDE` is a URI host only percent-encoded
+        # (`rule://src%3Aroutes%3ACLAUDE`); SDK 1.x's pydantic `AnyUrl` refused the raw form
+        # and failed the whole resources/list.
+        (project / "src/routes").mkdir(parents=True, exist_ok=True)
+        (project / "src/routes/CLAUDE.md").write_text("Routes stay thin.\n")
         try:
             anyio.run(session, project, home)
         except Exception as e:  # noqa: BLE001 - any crash is a failure, shown whole

@@ -192,55 +192,87 @@ fn mcp_client(target: &Path) -> Result<(), String> {
     {
         return skip(format!("`{python}` is not installed"));
     }
-    let requirements = root().join("tests/mcp/requirements.txt");
-    let wanted = fs::read_to_string(&requirements)
-        .map_err(|e| format!("{}: {e}", requirements.display()))?;
-    let venv = target.join("mcp-venv");
-    let venv_python = venv.join("bin/python");
-    let stamp = venv.join("installed-requirements.txt");
-    if fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
-        let _ = fs::remove_dir_all(&venv);
-        let created = Command::new(&python)
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !created {
-            return skip(format!(
-                "cannot create a virtual environment with `{python} -m venv`"
-            ));
-        }
-        let installed = Command::new(&venv_python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "-r",
-            ])
-            .arg(&requirements)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !installed {
-            return skip(format!(
-                "cannot install {} (no package registry?)",
-                requirements.display()
-            ));
-        }
-        fs::write(&stamp, &wanted).map_err(|e| format!("{}: {e}", stamp.display()))?;
-    }
+    let Some(sdk2) = venv(&python, target, "mcp-venv", "tests/mcp/requirements.txt")? else {
+        return skip("cannot install tests/mcp/requirements.txt (no package registry?)".to_owned());
+    };
+    let Some(sdk1) = venv(
+        &python,
+        target,
+        "mcp-venv-sdk1",
+        "tests/mcp/requirements-sdk1.txt",
+    )?
+    else {
+        return skip(
+            "cannot install tests/mcp/requirements-sdk1.txt (no package registry?)".to_owned(),
+        );
+    };
     run(
         "build rulebook for the mcp client test",
         cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
     )?;
     run(
         "mcp client test (official Python SDK)",
-        Command::new(&venv_python)
+        Command::new(&sdk2)
             .arg(root().join("tests/mcp/client_test.py"))
             .arg(target.join("debug/rulebook"))
             .arg(root().join("fixtures/demo")),
-    )
+    )?;
+    for python in [&sdk1, &sdk2] {
+        run(
+            "rule:// URIs through the Python SDK (1.x and 2.x)",
+            Command::new(python)
+                .arg(root().join("tests/mcp/uri_client_test.py"))
+                .arg(target.join("debug/rulebook")),
+        )?;
+    }
+    Ok(())
+}
+
+/// A virtual environment `target/<name>` with the pinned `requirements` (a path from the
+/// repository root), made once per content of that file: its Python, or `None` when it
+/// cannot be made here (no `venv` module, no package registry).
+fn venv(
+    python: &str,
+    target: &Path,
+    name: &str,
+    requirements: &str,
+) -> Result<Option<PathBuf>, String> {
+    let requirements = root().join(requirements);
+    let wanted = fs::read_to_string(&requirements)
+        .map_err(|e| format!("{}: {e}", requirements.display()))?;
+    let venv = target.join(name);
+    let venv_python = venv.join("bin/python");
+    let stamp = venv.join("installed-requirements.txt");
+    if fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(Some(venv_python));
+    }
+    let _ = fs::remove_dir_all(&venv);
+    let created = Command::new(python)
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !created {
+        eprintln!("xtask: cannot create a virtual environment with `{python} -m venv`");
+        return Ok(None);
+    }
+    let installed = Command::new(&venv_python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(&requirements)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !installed {
+        return Ok(None);
+    }
+    fs::write(&stamp, &wanted).map_err(|e| format!("{}: {e}", stamp.display()))?;
+    Ok(Some(venv_python))
 }
 
 /// The stage crates, each meant to be consumed alone: their own tests must pin them.
