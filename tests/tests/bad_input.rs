@@ -946,3 +946,65 @@ fn within_bound_from<T: Send + 'static>(dir: &Path, f: fn(&Path) -> T) -> T {
     let dir = dir.to_path_buf();
     within_bound("an emulation", move || f(&dir))
 }
+
+/// Item 15: `--root` that is not a directory, and `--option`s no provider reads (an unknown
+/// provider, an unknown key, a value it does not take) are usage errors naming the known
+/// ones, not silently accepted.
+#[test]
+fn a_bad_root_or_provider_option_is_a_usage_error() {
+    let p = Project::new();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--root", "/nonexistent-rulebook-root", "list"],
+            "is not a directory",
+        ),
+        (
+            &["--option", "nope.key=1", "list"],
+            "these do: agents-md, claude, copilot, gemini",
+        ),
+        (
+            &["--option", "claude.nope=1", "list"],
+            "its options: allow_external_imports, walk_ceiling",
+        ),
+        (
+            &["--option", "claude.allow_external_imports=yes", "list"],
+            "true or false",
+        ),
+        (
+            &["--option", "copilot.agent_kind=reviewer", "list"],
+            "coding-agent, code-review",
+        ),
+        (
+            &["--option", "gemini.file_names=a/b.md", "list"],
+            "comma-separated list of file names",
+        ),
+        (
+            &[
+                "--option",
+                "claude.walk_ceiling=/nonexistent-rulebook-root",
+                "list",
+            ],
+            "names a directory",
+        ),
+    ];
+    for (args, said) in cases {
+        let (code, stdout, stderr) = run_in(p.root(), args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert!(
+            stderr.starts_with("rulebook: ") && stderr.contains(said),
+            "{args:?}: {stderr}"
+        );
+    }
+    let (code, _, stderr) = run_in(
+        p.root(),
+        &[
+            "--option",
+            "gemini.file_names=GEMINI.md,CONTEXT.md",
+            "--option",
+            "copilot.agent_kind=code-review",
+            "list",
+        ],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+}
