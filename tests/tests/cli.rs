@@ -263,7 +263,7 @@ fn the_readme_first_command_runs() {
     assert!(output.status.success(), "{line}: {output:?}");
     let text = stdout(&output);
     assert!(
-        text.contains("rule file(s)") && text.contains("Warnings"),
+        text.contains("rule file(s)") && (text.contains("Warnings (") || text.contains("Notes (")),
         "{text}"
     );
 }

@@ -368,7 +368,13 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
         }
         findings.push(d);
     }
-    for (loser, winner) in book.shadowed() {
+    // A rule shadowed by another of the same name; not one that is the same file as its
+    // winner (`CLAUDE.md -> AGENTS.md`: one text, injected once, as `explain` says).
+    for entry in book.all() {
+        let rulebook::Status::Shadowed { by } = entry.status else {
+            continue;
+        };
+        let (loser, winner) = (&entry.item, &book.all()[by].item);
         if loser.source.provider != winner.source.provider {
             findings.push(
                 finding(

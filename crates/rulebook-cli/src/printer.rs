@@ -151,18 +151,27 @@ impl<'a> Printer<'a> {
     }
 
     /// Warnings grouped by file: the path once, then one line per warning (`line:col` first
-    /// where known); warnings about no file last.
+    /// where known); warnings about no file last. Information (a form the tool reads as
+    /// written, one file reached twice) follows as notes, not counted as warnings, so the
+    /// count is `check`'s.
     pub(crate) fn warnings(&mut self, diagnostics: &[&Diagnostic]) {
-        if diagnostics.is_empty() {
+        let (notes, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diagnostics
+            .iter()
+            .copied()
+            .partition(|d| d.severity == Severity::Info);
+        if warnings.is_empty() {
             let _ = writeln!(self.text, "\nNo warnings.");
-            return;
+        } else {
+            self.grouped("Warnings", &warnings);
         }
-        let _ = writeln!(
-            self.text,
-            "\n{} ({}):",
-            self.bold("Warnings"),
-            diagnostics.len()
-        );
+        if !notes.is_empty() {
+            self.grouped("Notes", &notes);
+        }
+    }
+
+    /// `title (N):`, then `diagnostics` grouped by file.
+    fn grouped(&mut self, title: &str, diagnostics: &[&Diagnostic]) {
+        let _ = writeln!(self.text, "\n{} ({}):", self.bold(title), diagnostics.len());
         let mut groups: Vec<(Option<&Path>, Vec<&Diagnostic>)> = Vec::new();
         for d in diagnostics {
             let path = d.path.as_deref();

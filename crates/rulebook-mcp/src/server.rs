@@ -894,6 +894,7 @@ mod tests {
                     rules: vec![],
                 },
             ],
+            cut: None,
         };
         assert_eq!(
             rules_for_paths_text(&answer),

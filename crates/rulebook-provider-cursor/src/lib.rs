@@ -20,6 +20,8 @@ use rulebook_kit::coerce::{
 };
 use std::path::Path;
 
+use rulebook_kit::{DiagnosticCode, Severity};
+
 use rulebook_kit::{Level, Profile, Rule, apply_whole_file_default, scope_to_directory};
 use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
 
@@ -73,6 +75,7 @@ impl Provider<RuleCapability> for CursorProvider {
             scope_to_directory(&mut out.items[i], &rel);
         }
         if ctx.profile == Profile::Extended {
+            cursor_globs_are_not_warnings(&mut out);
             let legacy = ctx.cwd.join(".cursorrules");
             if let Some(i) = loader.load_file(
                 &legacy,
@@ -85,5 +88,23 @@ impl Provider<RuleCapability> for CursorProvider {
             }
         }
         Ok(out)
+    }
+}
+
+/// `globs: *.ts,*.tsx` unquoted is how Cursor writes globs and what it matches, though YAML
+/// reads `*` as an alias: when the only value recovered (E4) is `globs`, the recovery is
+/// information, not a warning, so `list`, `explain` and `check` count it alike (`check`
+/// has no finding for it either).
+fn cursor_globs_are_not_warnings(out: &mut LoadResult<Rule>) {
+    for d in &mut out.diagnostics {
+        if d.code == DiagnosticCode::YamlSyntax
+            && d.severity == Severity::Warning
+            && d.message
+                .ends_with("recovered by reading the value of `globs` as plain text")
+        {
+            d.severity = Severity::Info;
+            d.message
+                .push_str(" (Cursor's own unquoted form: Cursor reads it so)");
+        }
     }
 }

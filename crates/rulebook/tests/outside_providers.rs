@@ -179,13 +179,13 @@ fn per_directory_files_are_named_by_directory_and_never_shadow_each_other() {
     let root_rule = book.items().find(|r| r.name == "GUIDE").unwrap();
     assert!(root_rule.content.starts_with("---\nnot: frontmatter"));
     assert!(root_rule.frontmatter.is_empty());
-    // `rule://` round-trips the names; completion offers them.
+    // `rule://` round-trips the names; completion offers them, percent-encoded (valid URIs).
     let resource = book.resolve("rule://frontend:GUIDE").unwrap();
     assert_eq!(&*resource.content, "Frontend instructions.\n");
     assert!(
         book.complete("rule://back")
             .iter()
-            .any(|c| c.url == "rule://backend:GUIDE")
+            .any(|c| c.url == "rule://backend%3AGUIDE")
     );
     // Directory scope: a file under frontend/ gets frontend's instructions only.
     let hits: Vec<String> = book
