@@ -1008,3 +1008,30 @@ fn a_bad_root_or_provider_option_is_a_usage_error() {
     );
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// Items 13 and 14: one answer in every command. A CLAUDE.md that links to AGENTS.md is
+/// "same file" in `explain` and no `shadowed` warning in `check`; Cursor's unquoted globs
+/// (Cursor's own form) are a note in `explain`, not a warning, as in `check`.
+#[cfg(unix)]
+#[test]
+fn check_and_explain_give_one_answer() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    p.write("AGENTS.md", b"Run the tests.\n");
+    std::os::unix::fs::symlink("AGENTS.md", p.root().join("CLAUDE.md")).unwrap();
+    p.write(
+        ".cursor/rules/ts.mdc",
+        b"---\ndescription: TS\nglobs: *.ts,*.tsx\nalwaysApply: false\n---\nTS\n",
+    );
+    let ceiling = format!("claude.walk_ceiling={}", p.root().display());
+    let (code, check, stderr) = run_in(p.root(), &["--option", &ceiling, "check"]);
+    assert_eq!(code, Some(0), "{check}{stderr}");
+    assert!(!check.contains("shadowed"), "{check}");
+    assert!(check.contains("0 error(s), 0 warning(s)"), "{check}");
+    let (_, explain, _) = run_in(p.root(), &["--option", &ceiling, "explain"]);
+    assert!(explain.contains("same file as CLAUDE.md"), "{explain}");
+    assert!(
+        explain.contains("No warnings.") && explain.contains("Notes (1):"),
+        "{explain}"
+    );
+}
