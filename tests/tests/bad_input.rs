@@ -1035,3 +1035,30 @@ fn check_and_explain_give_one_answer() {
         "{explain}"
     );
 }
+
+/// Item 17: a Continue rule with `alwaysApply: false` and neither description, name nor
+/// globs is one Continue lists to invoke by hand: a manual rule, readable by name; `list`
+/// counts warnings as `check` does (Cursor's unquoted globs are a note).
+#[test]
+fn a_continue_rule_with_no_way_to_apply_is_manual() {
+    let p = Project::new();
+    p.write(
+        ".continue/rules/man.md",
+        b"---\nalwaysApply: false\n---\nAsk for me.\n",
+    );
+    p.write(
+        ".cursor/rules/ts.mdc",
+        b"---\ndescription: TS\nglobs: *.ts\n---\nTS\n",
+    );
+    let (code, list, _) = run_in(p.root(), &["list"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("man ") && l.contains(" manual ")),
+        "{list}"
+    );
+    assert!(!list.contains("warning(s)"), "{list}");
+    let (code, read, stderr) = run_in(p.root(), &["read", "rule://man"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(read, "Ask for me.");
+}

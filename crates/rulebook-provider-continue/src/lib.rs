@@ -12,7 +12,7 @@
 //! |---|---|
 //! | `alwaysApply: true` | always-apply |
 //! | a `.continue/rules` file with no `globs`, no `regex`, `alwaysApply` absent | always-apply |
-//! | `alwaysApply: false`, no globs | the rulebook by its `description` (or `name`), else none |
+//! | `alwaysApply: false`, no globs | the rulebook by its `description` (or `name`), else manual (read by name) |
 //! | `globs` | attached to matching files, anchored at the workspace, `!` negates |
 //!
 //! `regex` (a trigger on file contents) is not supported: a warning, and the rule applies
@@ -228,8 +228,15 @@ fn apply(rule: &mut Rule, colocated: Option<&str>) -> Applied {
                 rule.always_apply = Some(true);
                 rule.activation = Some(Activation::AlwaysOn);
             }
-            // `alwaysApply: false` and no globs: the agent may pull it by its description.
-            _ => rule.always_apply = None,
+            // `alwaysApply: false` and no globs: the agent may pull it by its description;
+            // with none (nor a `name`), only a person can ask for it: Continue lists it
+            // among the rules to invoke by hand, so it is a manual rule, read by name.
+            _ => {
+                rule.always_apply = None;
+                if rule.description.as_deref().is_none_or(str::is_empty) {
+                    rule.activation = Some(Activation::Manual);
+                }
+            }
         },
     }
     Applied::Rule(diagnostic)

@@ -72,7 +72,12 @@ pub(crate) fn run(out: &mut Printer<'_>) -> ExitCode {
         table(out, &["NAME", "BUCKET", "PROVIDER", "LEVEL", "PATH"], &rows);
     }
     let left_out = book.unbucketed().count() + book.shadowed().count() + book.invalid().count();
-    let warnings = book.diagnostics().len();
+    // Information is not a warning (the count is `check`'s and `explain`'s).
+    let warnings = book
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity != rulebook::Severity::Info)
+        .count();
     if left_out + warnings > 0 {
         let note = out.dim(&format!(
             "{left_out} more file(s) in no bucket, shadowed or invalid; {warnings} warning(s). See `rulebook explain`."
