@@ -1062,3 +1062,43 @@ fn a_continue_rule_with_no_way_to_apply_is_manual() {
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(read, "Ask for me.");
 }
+
+/// Item 10: a nested rules directory past the walk's depth bound, and a UTF-16 file without
+/// a byte order mark, are said, not dropped (or garbled) silently.
+#[test]
+fn too_deep_and_utf16_without_bom_are_warnings() {
+    let p = Project::new();
+    let deep = (0..300).map(|_| "d/").collect::<String>();
+    p.write(
+        &format!("{deep}.cursor/rules/far.mdc"),
+        b"---\ndescription: far\n---\nfar\n",
+    );
+    let utf16: Vec<u8> = "---\ndescription: wide\n---\nwide text\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    p.write(".xcsh/rules/wide.md", &utf16);
+    // A stray NUL in UTF-8 text is not UTF-16.
+    p.write(
+        ".xcsh/rules/nul.md",
+        b"---\ndescription: nul\n---\na\0b plain text\n",
+    );
+    let book = p.discover(Profile::Extended);
+    let messages: Vec<&str> = book
+        .diagnostics()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("Stopped looking for nested rules 256 directories below")),
+        "{messages:#?}"
+    );
+    let utf16_warnings: Vec<&&str> = messages
+        .iter()
+        .filter(|m| m.contains("looks like UTF-16"))
+        .collect();
+    assert_eq!(utf16_warnings.len(), 1, "{messages:#?}");
+    assert!(utf16_warnings[0].contains("wide.md"));
+}

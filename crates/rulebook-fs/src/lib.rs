@@ -926,7 +926,36 @@ fn read_rule_bytes(
     } else {
         0
     };
+    if looks_like_utf16(bytes) {
+        diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::InvalidUtf8,
+                format!(
+                    "{} looks like UTF-16 (a NUL byte beside each character) without a byte order mark; it was read as UTF-8, so its text is garbled: save it as UTF-8",
+                    path.display()
+                ),
+            )
+            .with_path(path),
+        );
+    }
     (Some((start, real_path)), diagnostics)
+}
+
+/// Whether `bytes` look like UTF-16 without a byte order mark: in its first 64 bytes, every
+/// other byte NUL on one side (ASCII text in UTF-16LE or BE). A stray NUL in UTF-8 text is
+/// not that.
+fn looks_like_utf16(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64)];
+    if head.len() < 4 || !head.contains(&0) {
+        return false;
+    }
+    let pairs = head.len() / 2;
+    let nul_at = |odd: usize| {
+        head.chunks_exact(2)
+            .filter(|p| p[odd] == 0 && p[1 - odd] != 0)
+            .count()
+    };
+    nul_at(0).max(nul_at(1)) * 4 >= pairs * 3
 }
 
 /// `a/./b/../c` → `a/c`: `.` and `..` resolved without touching the file system (a `..`
@@ -1155,6 +1184,7 @@ fn find_bounded(root: &Path, names: &[String], max_entries: usize) -> Found {
     let hits: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let visited = AtomicUsize::new(0);
+    let too_deep: Mutex<Option<PathBuf>> = Mutex::new(None);
     // `filter_entry` needs an owned, shareable set.
     let wanted: std::sync::Arc<std::collections::HashSet<String>> =
         std::sync::Arc::new(names.iter().cloned().collect());
@@ -1197,6 +1227,15 @@ fn find_bounded(root: &Path, names: &[String], max_entries: usize) -> Found {
                 return WalkState::Continue;
             }
             let name = entry.file_name().to_string_lossy();
+            if entry.depth() == MAX_WALK_DEPTH
+                && entry.file_type().is_some_and(|t| t.is_dir())
+                && !wanted.contains(name.as_ref())
+            {
+                // Not descended into: said once, below.
+                if let Ok(mut deep) = too_deep.lock() {
+                    deep.get_or_insert_with(|| entry.path().to_path_buf());
+                }
+            }
             if wanted.contains(name.as_ref()) {
                 if let (Some(parent), Ok(mut hits)) = (entry.path().parent(), hits.lock()) {
                     hits.push((name.into_owned(), parent.to_path_buf()));
@@ -1219,6 +1258,19 @@ fn find_bounded(root: &Path, names: &[String], max_entries: usize) -> Found {
             Diagnostic::warning(
                 DiagnosticCode::WalkFailed,
                 format!("Could not walk part of {}: {error}", root.display()),
+            )
+            .with_path(root),
+        );
+    }
+    if let Some(deep) = too_deep.into_inner().unwrap_or_default() {
+        found.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::WalkFailed,
+                format!(
+                    "Stopped looking for nested rules {MAX_WALK_DEPTH} directories below {} (at {}, not looked into); rules deeper in it, if any, were not found",
+                    root.display(),
+                    deep.display()
+                ),
             )
             .with_path(root),
         );
