@@ -979,18 +979,7 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
 /// FIFO cannot hang; anything but a regular file is an [`std::io::ErrorKind::InvalidInput`]
 /// error. With `max`, a file larger than `max` bytes is an error too, never read whole.
 pub fn read_bytes(path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
-    let mut file = open_nonblocking(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!(
-                "{} is {}, not a regular file",
-                path.display(),
-                describe_file_type(meta.file_type())
-            ),
-        ));
-    }
+    let (mut file, _) = open_regular(path)?;
     let mut bytes = Vec::new();
     match max {
         Some(max) => {
@@ -1016,7 +1005,16 @@ pub fn read_bytes(path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
 /// opened without blocking, and anything but a regular file is an
 /// [`std::io::ErrorKind::InvalidInput`] error, as in [`read_bytes`].
 pub fn read_prefix(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    let mut file = open_nonblocking(path)?;
+    let (mut file, meta) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(max)).unwrap_or(0));
+    (&mut file).take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// `path` opened without blocking, and its metadata, when it is a regular file; anything
+/// else is an [`std::io::ErrorKind::InvalidInput`] error naming what it is.
+fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
+    let file = open_nonblocking(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(std::io::Error::new(
@@ -1028,9 +1026,7 @@ pub fn read_prefix(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
             ),
         ));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(max)).unwrap_or(0));
-    (&mut file).take(max).read_to_end(&mut bytes)?;
-    Ok(bytes)
+    Ok((file, meta))
 }
 
 /// Opens `path` for reading without blocking on a FIFO (the flag does nothing to a regular

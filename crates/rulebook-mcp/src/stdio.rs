@@ -128,6 +128,17 @@ fn precheck(message: &serde_json::Value) -> Option<Vec<u8>> {
             .find(|(m, _)| *m == method)
             .map_or(&[][..], |(_, fields)| *fields)
     };
+    let wrong_type = |field: &str, kind: &str, value: &serde_json::Value| {
+        error_reply(
+            id,
+            -32602,
+            &format!(
+                "Invalid params: params.{field} of {method} must be {}, not {}",
+                article(kind),
+                json_type(value)
+            ),
+        )
+    };
     for &(field, kind) in lookup(REQUIRED_PARAMS) {
         match params.and_then(|p| p.get(field)) {
             None => {
@@ -137,32 +148,14 @@ fn precheck(message: &serde_json::Value) -> Option<Vec<u8>> {
                     &format!("Invalid params: {method} needs params.{field} ({kind})"),
                 ));
             }
-            Some(value) if json_type(value) != kind => {
-                return Some(error_reply(
-                    id,
-                    -32602,
-                    &format!(
-                        "Invalid params: params.{field} of {method} must be {}, not {}",
-                        article(kind),
-                        json_type(value)
-                    ),
-                ));
-            }
+            Some(value) if json_type(value) != kind => return Some(wrong_type(field, kind, value)),
             Some(_) => {}
         }
     }
     for &(field, kind) in lookup(OPTIONAL_PARAMS) {
         if let Some(value) = params.and_then(|p| p.get(field)) {
             if !value.is_null() && json_type(value) != kind {
-                return Some(error_reply(
-                    id,
-                    -32602,
-                    &format!(
-                        "Invalid params: params.{field} of {method} must be {}, not {}",
-                        article(kind),
-                        json_type(value)
-                    ),
-                ));
+                return Some(wrong_type(field, kind, value));
             }
         }
     }
