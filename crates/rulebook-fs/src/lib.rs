@@ -1168,6 +1168,57 @@ pub fn find_named(root: &Path, names: &[String]) -> Found {
     find_bounded(root, names, MAX_WALK_ENTRIES)
 }
 
+/// The walker of [`find_named`]: its skip rules, links not followed, [`MAX_WALK_DEPTH`].
+fn nested_walker(
+    root: &Path,
+    wanted: std::sync::Arc<std::collections::HashSet<String>>,
+) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .ignore(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(true)
+        .parents(true)
+        .follow_links(false)
+        .max_depth(Some(MAX_WALK_DEPTH))
+        .filter_entry(move |e| {
+            let name = e.file_name().to_string_lossy();
+            name != "node_modules"
+                && name != ".git"
+                && (!name.starts_with('.') || e.depth() == 0 || wanted.contains(name.as_ref()))
+        });
+    builder
+}
+
+/// The directories discovery reads below `root` (the root included): those the walk of
+/// [`find_named`] passes through, and the wanted directories (`.cursor`, …) with every
+/// directory in them under the same skip rules. This is what a watcher of the rules needs
+/// to watch, and no more: links are not followed, `node_modules`, `.git`, hidden and
+/// ignored directories are left out. Sorted; at most [`MAX_WALK_ENTRIES`] entries are
+/// visited, and `true` says the bound cut the list.
+pub fn find_dirs(root: &Path, names: &[String]) -> (Vec<PathBuf>, bool) {
+    let wanted = std::sync::Arc::new(names.iter().cloned().collect());
+    let mut dirs = Vec::new();
+    let mut visited = 0usize;
+    for entry in nested_walker(root, wanted).build() {
+        visited += 1;
+        if visited > MAX_WALK_ENTRIES {
+            dirs.sort();
+            return (dirs, true);
+        }
+        if let Ok(entry) = entry {
+            if entry.file_type().is_some_and(|t| t.is_dir()) {
+                dirs.push(entry.into_path());
+            }
+        }
+    }
+    dirs.sort();
+    (dirs, false)
+}
+
 /// [`find_named`] with the entry bound as a parameter (tests use a small one).
 fn find_bounded(root: &Path, names: &[String], max_entries: usize) -> Found {
     use std::sync::Mutex;
@@ -1184,26 +1235,7 @@ fn find_bounded(root: &Path, names: &[String], max_entries: usize) -> Found {
     // `filter_entry` needs an owned, shareable set.
     let wanted: std::sync::Arc<std::collections::HashSet<String>> =
         std::sync::Arc::new(names.iter().cloned().collect());
-    let wanted_in_filter = wanted.clone();
-    let walker = ignore::WalkBuilder::new(root)
-        .hidden(false)
-        .ignore(true)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(false)
-        .require_git(true)
-        .parents(true)
-        .follow_links(false)
-        .max_depth(Some(MAX_WALK_DEPTH))
-        .filter_entry(move |e| {
-            let name = e.file_name().to_string_lossy();
-            name != "node_modules"
-                && name != ".git"
-                && (!name.starts_with('.')
-                    || e.depth() == 0
-                    || wanted_in_filter.contains(name.as_ref()))
-        })
-        .build_parallel();
+    let walker = nested_walker(root, wanted.clone()).build_parallel();
     walker.run(|| {
         Box::new(|entry| {
             use ignore::WalkState;

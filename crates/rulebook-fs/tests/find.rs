@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rulebook_fs::{find_named, find_upward, owned_by_another_user, walk_rules_dir};
+use rulebook_fs::{find_dirs, find_named, find_upward, owned_by_another_user, walk_rules_dir};
 
 fn touch(path: &Path) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -50,6 +50,55 @@ fn find_named_lists_the_directories_below_the_root_that_hold_a_wanted_name() {
         "the root itself, node_modules, .git, hidden directories and the inside of a wanted directory are left out"
     );
     assert_eq!(find_named(root, &[]), rulebook_fs::Found::default());
+}
+
+/// Hardening round 3, item 8: what a watcher watches is what discovery reads. A chain of
+/// directory links (2 links per level, 18 levels: 2^18 paths when followed) adds no entry.
+#[cfg(unix)]
+#[test]
+fn find_dirs_lists_what_discovery_reads_and_follows_no_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for file in [
+        ".cursor/rules/deep/x.mdc",
+        ".cursor/rules/.hidden/x.mdc",
+        "apps/api/AGENTS.md",
+        "node_modules/pkg/AGENTS.md",
+        ".git/objects/x",
+        ".hidden/AGENTS.md",
+    ] {
+        touch(&root.join(file));
+    }
+    for level in 0..=18 {
+        fs::create_dir_all(root.join(format!("links/l{level}"))).unwrap();
+    }
+    for level in 0..18 {
+        for name in ["x", "y"] {
+            std::os::unix::fs::symlink(
+                format!("../l{}", level + 1),
+                root.join(format!("links/l{level}/{name}")),
+            )
+            .unwrap();
+        }
+    }
+    let (dirs, cut) = find_dirs(root, &names(&[".cursor", "AGENTS.md"]));
+    assert!(!cut);
+    let relative: Vec<String> = dirs
+        .iter()
+        .map(|d| d.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+        .collect();
+    let mut expected = vec![
+        String::new(),
+        ".cursor".to_owned(),
+        ".cursor/rules".to_owned(),
+        ".cursor/rules/deep".to_owned(),
+        "apps".to_owned(),
+        "apps/api".to_owned(),
+        "links".to_owned(),
+    ];
+    expected.extend((0..=18).map(|level| format!("links/l{level}")));
+    expected.sort();
+    assert_eq!(relative, expected);
 }
 
 #[test]

@@ -611,4 +611,104 @@ mod tests {
         drop(client);
         session.await.unwrap().unwrap();
     }
+
+    /// Hardening round 3, item 8: the watcher follows no link that discovery does not (a
+    /// chain of 36 directory links, 2^18 paths when followed, once hung the handshake), and
+    /// the session ends when input does. The deadline is a hang's, not a timing.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn linked_directories_are_not_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join(".cursor/rules")).unwrap();
+        std::fs::write(
+            project.join(".cursor/rules/a.mdc"),
+            "---\nalwaysApply: true\n---\nA\n",
+        )
+        .unwrap();
+        for level in 0..=18 {
+            std::fs::create_dir_all(project.join(format!("l{level}"))).unwrap();
+        }
+        for level in 0..18 {
+            for name in ["x", "y"] {
+                std::os::unix::fs::symlink(
+                    format!("../l{}", level + 1),
+                    project.join(format!("l{level}/{name}")),
+                )
+                .unwrap();
+            }
+        }
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .debounce(Duration::from_millis(50)),
+        );
+        let (mut client, session) = connect(server);
+        let ended = tokio::time::timeout(Duration::from_secs(30), async move {
+            let init = client.initialize().await;
+            assert_eq!(init["result"]["serverInfo"]["name"], "rulebook");
+            let listed = client.call("resources/list", json!({})).await;
+            assert_eq!(listed["result"]["resources"][0]["uri"], "rule://a");
+            drop(client);
+            session.await.unwrap().unwrap();
+        })
+        .await;
+        assert!(
+            ended.is_ok(),
+            "the handshake or the end of the session hung"
+        );
+    }
+
+    /// Hardening round 3, item 9: files saved every 10 ms (one outside the rules, one a rule
+    /// itself) do not starve the notification of another rule's change: it comes within
+    /// debounce + `watch::MAX_SETTLE` (the deadline here is a hang's).
+    #[tokio::test]
+    async fn a_busy_project_does_not_starve_notifications() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let rules = project.join(".cursor/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        std::fs::write(rules.join("u.mdc"), "---\ndescription: U\n---\nOne\n").unwrap();
+        std::fs::write(rules.join("noise.mdc"), "---\ndescription: N\n---\na\n").unwrap();
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .debounce(Duration::from_millis(50)),
+        );
+        let (mut client, session) = connect(server.clone());
+        client.initialize().await;
+        client.send_notification("notifications/initialized").await;
+        client
+            .call("resources/subscribe", json!({"uri": "rule://u"}))
+            .await;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let noise = {
+            let (stop, project, rules) = (stop.clone(), project.clone(), rules.clone());
+            std::thread::spawn(move || {
+                let mut i = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    i += 1;
+                    std::fs::write(project.join("build.log"), i.to_string()).unwrap();
+                    let body = if i % 2 == 0 { "a" } else { "b" };
+                    std::fs::write(
+                        rules.join("noise.mdc"),
+                        format!("---\ndescription: N\n---\n{body}\n"),
+                    )
+                    .unwrap();
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            })
+        };
+        // Let the noise run past several debounce times before the change.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        std::fs::write(rules.join("u.mdc"), "---\ndescription: U\n---\nTwo\n").unwrap();
+        let note = tokio::time::timeout(Duration::from_secs(20), client.next()).await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        noise.join().unwrap();
+        let note = note.expect("the change was notified while the project stayed busy");
+        assert_eq!(note["method"], "notifications/resources/updated");
+        assert_eq!(note["params"]["uri"], "rule://u");
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
 }

@@ -1,91 +1,240 @@
-//! Live rules: the `notify` crate watches the project (recursively) and the directories of
-//! rule files outside it; after the files have been quiet for the debounce time, discovery
-//! runs again on a blocking thread and the new snapshot is swapped in, then the client is
-//! told (`notifications/resources/list_changed`, and `…/updated` for subscribed rules).
-//! Requests are answered from the old snapshot meanwhile: a save never blocks one.
+//! Live rules: the `notify` crate watches the directories discovery reads (one by one, no
+//! link followed) and the directories of rule files outside the project; after the rule
+//! files have been quiet for the debounce time (or at most [`MAX_SETTLE`] after the first
+//! change, however busy they are), discovery runs again on a blocking thread, the new
+//! snapshot is swapped in, the watched set follows the new tree, and the client is told
+//! (`notifications/resources/list_changed`, and `…/updated` for subscribed rules).
+//! Requests are answered from the old snapshot meanwhile: a save never blocks one, and
+//! setting the watches up never delays the handshake.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
 
 use notify::{EventKind, RecursiveMode, Watcher};
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use crate::server::RulebookServer;
 
-/// Whether an event at `path` can change the rules: not inside `.git` or `node_modules`
-/// (never walked).
-fn relevant(path: &Path) -> bool {
-    !path
-        .components()
-        .any(|c| matches!(c, Component::Normal(name) if name == ".git" || name == "node_modules"))
+/// The longest a burst of changes delays a refresh past the debounce time: a file saved
+/// every few milliseconds forever still lets a rule change through within
+/// `debounce + MAX_SETTLE`.
+pub(crate) const MAX_SETTLE: Duration = Duration::from_secs(1);
+
+/// Which changed paths can change the rules: a file of the current snapshot, anything in
+/// a watched directory outside the project (a user-level rules directory), and, in the
+/// project, any path through a name a provider reads (`.cursor`, `AGENTS.md`, …), an
+/// ignore file, or a directory (a new one must be watched). Nothing inside `.git` or
+/// `node_modules`. A build writing `target/out.o` every 50 ms is not a change.
+#[derive(Debug, Default)]
+struct Scope {
+    cwd: PathBuf,
+    names: HashSet<OsString>,
+    files: HashSet<PathBuf>,
+    outside: HashSet<PathBuf>,
+    watched: BTreeSet<PathBuf>,
 }
 
-/// What to watch: the project recursively, and the directory of every rule file outside
-/// it (user-level rules), once.
-fn targets(server: &RulebookServer) -> Vec<(PathBuf, RecursiveMode)> {
-    let snapshot = server.snapshot();
-    let cwd = snapshot.book.cwd().to_path_buf();
-    let mut outside: BTreeSet<PathBuf> = BTreeSet::new();
-    for entry in snapshot.book.all() {
-        let path = &entry.item.path;
-        if !path.starts_with(&cwd) {
-            if let Some(parent) = path.parent() {
-                outside.insert(parent.to_path_buf());
+impl Scope {
+    /// The scope of `server`'s current snapshot, and the directories to watch.
+    fn of(server: &RulebookServer) -> Self {
+        let snapshot = server.snapshot();
+        let cwd = snapshot.book.cwd().to_path_buf();
+        let names = server.serve_options().options.registry().nested_names();
+        let mut scope = Self {
+            names: names.iter().map(OsString::from).collect(),
+            ..Self::default()
+        };
+        for entry in snapshot.book.all() {
+            let path = &entry.item.path;
+            scope.files.insert(path.clone());
+            if !path.starts_with(&cwd) {
+                if let Some(parent) = path.parent() {
+                    scope.outside.insert(parent.to_path_buf());
+                }
+            }
+        }
+        if cwd.is_dir() {
+            let (dirs, cut) = rulebook::stages::fs::find_dirs(&cwd, &names);
+            if cut {
+                eprintln!(
+                    "rulebook mcp: {} holds more than {} entries; only the first directories are watched",
+                    cwd.display(),
+                    rulebook::stages::fs::MAX_WALK_ENTRIES
+                );
+            }
+            scope.watched.extend(dirs);
+        }
+        scope.watched.extend(scope.outside.iter().cloned());
+        scope.cwd = cwd;
+        scope
+    }
+
+    fn relevant(&self, path: &Path, kind: EventKind) -> bool {
+        if path.components().any(
+            |c| matches!(c, Component::Normal(name) if name == ".git" || name == "node_modules"),
+        ) {
+            return false;
+        }
+        if self.files.contains(path)
+            || self.watched.contains(path)
+            || path.parent().is_some_and(|p| self.outside.contains(p))
+        {
+            return true;
+        }
+        let Ok(inside) = path.strip_prefix(&self.cwd) else {
+            return false;
+        };
+        let named = inside.components().any(|c| match c {
+            Component::Normal(name) => {
+                self.names.contains(name)
+                    || name == ".gitignore"
+                    || name == ".ignore"
+                    || name == "rulebook.toml"
+            }
+            _ => false,
+        });
+        named
+            || matches!(
+                kind,
+                EventKind::Create(notify::event::CreateKind::Folder)
+                    | EventKind::Remove(notify::event::RemoveKind::Folder)
+            )
+            || path.is_dir()
+    }
+}
+
+/// The live updates of one session: dropping it stops them (the watcher thread and the
+/// settling task end; nothing waits for them).
+pub(crate) struct Live {
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Watches `watcher` the paths of `next` that are not in `current` and stops watching those
+/// that went; the set now watched.
+fn rewatch(
+    watcher: &mut notify::RecommendedWatcher,
+    current: &BTreeSet<PathBuf>,
+    next: &BTreeSet<PathBuf>,
+) -> BTreeSet<PathBuf> {
+    for gone in current.difference(next) {
+        // A directory that went is unwatched by the kernel already.
+        let _ = watcher.unwatch(gone);
+    }
+    let mut watched: BTreeSet<PathBuf> = current.intersection(next).cloned().collect();
+    let mut refused = 0usize;
+    for path in next.difference(current) {
+        match watcher.watch(path, RecursiveMode::NonRecursive) {
+            Ok(()) => {
+                watched.insert(path.clone());
+            }
+            Err(err) => {
+                refused += 1;
+                if refused == 1 {
+                    eprintln!(
+                        "rulebook mcp: cannot watch {}: {err}; changes there are not seen",
+                        path.display()
+                    );
+                }
             }
         }
     }
-    std::iter::once((cwd, RecursiveMode::Recursive))
-        .chain(
-            outside
-                .into_iter()
-                .map(|dir| (dir, RecursiveMode::NonRecursive)),
-        )
-        .collect()
+    if refused > 1 {
+        eprintln!(
+            "rulebook mcp: {} more directories could not be watched",
+            refused - 1
+        );
+    }
+    watched
 }
 
-/// Starts watching; the returned watcher must be kept alive. `None` (said on standard
-/// error) when the platform refuses: the server goes on without live updates.
-pub(crate) fn start(server: &RulebookServer) -> Option<notify::RecommendedWatcher> {
+/// Starts the live updates: the watches are set up on a blocking thread, then one refresh
+/// catches what changed since the first discovery. `None` (said on standard error) when the
+/// platform refuses a watcher: the server goes on without live updates.
+pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
     let (tx, mut rx) = mpsc::unbounded_channel::<()>();
-    let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+    let scope: Arc<RwLock<Scope>> = Arc::new(RwLock::new(Scope::default()));
+    let in_handler = Arc::clone(&scope);
+    let handler = move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
         if matches!(event.kind, EventKind::Access(_)) {
             return;
         }
-        if event.paths.is_empty() || event.paths.iter().any(|p| relevant(p)) {
+        let scope = in_handler.read().unwrap_or_else(PoisonError::into_inner);
+        if event.paths.is_empty() || event.paths.iter().any(|p| scope.relevant(p, event.kind)) {
             let _ = tx.send(());
         }
-    });
-    let mut watcher = match watcher {
-        Ok(w) => w,
+    };
+    let config = notify::Config::default().with_follow_symlinks(false);
+    let watcher = match notify::RecommendedWatcher::new(handler, config) {
+        Ok(w) => Arc::new(Mutex::new(w)),
         Err(err) => {
             eprintln!("rulebook mcp: live updates are off: {err}");
             return None;
         }
     };
-    for (path, mode) in targets(server) {
-        if let Err(err) = watcher.watch(&path, mode) {
-            eprintln!(
-                "rulebook mcp: cannot watch {}: {err}; changes there are not seen",
-                path.display()
-            );
-        }
-    }
     let server = server.clone();
     let quiet = server.serve_options().debounce;
-    tokio::spawn(async move {
-        while rx.recv().await.is_some() {
-            // Settle: wait until no event came for `quiet`.
-            while let Ok(Some(())) = tokio::time::timeout(quiet, rx.recv()).await {}
+    let task = tokio::spawn(async move {
+        let mut watched = BTreeSet::new();
+        let mut first = true;
+        loop {
+            // Set the watches for the current snapshot (the first time, and after each
+            // refresh: new directories are watched, gone ones dropped).
+            let (for_scope, for_watcher, was) = (
+                server.clone(),
+                Arc::clone(&watcher),
+                std::mem::take(&mut watched),
+            );
+            let Ok((next_scope, now_watched)) = tokio::task::spawn_blocking(move || {
+                let next = Scope::of(&for_scope);
+                let mut watcher = for_watcher.lock().unwrap_or_else(PoisonError::into_inner);
+                let now = rewatch(&mut watcher, &was, &next.watched);
+                (next, now)
+            })
+            .await
+            else {
+                return;
+            };
+            watched = now_watched;
+            *scope.write().unwrap_or_else(PoisonError::into_inner) = next_scope;
+            if first {
+                // What changed between the first discovery and the watches.
+                first = false;
+            } else if rx.recv().await.is_none() {
+                return;
+            }
+            // Settle: until no change came for `quiet`, or `quiet + MAX_SETTLE` passed.
+            let deadline = Instant::now() + quiet + MAX_SETTLE;
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                match tokio::time::timeout(quiet.min(left), rx.recv()).await {
+                    Ok(Some(())) => {}
+                    Ok(None) => return,
+                    Err(_) => break,
+                }
+            }
             let refreshing = server.clone();
             let Ok(changes) = tokio::task::spawn_blocking(move || refreshing.refresh()).await
             else {
-                continue;
+                return;
             };
             server.notify(&changes).await;
         }
     });
-    Some(watcher)
+    Some(Live { task })
 }
 
 #[cfg(test)]
@@ -93,11 +242,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn git_and_node_modules_are_not_watched_for() {
-        assert!(relevant(Path::new("/p/.cursor/rules/a.mdc")));
-        assert!(!relevant(Path::new("/p/.git/index")));
-        assert!(!relevant(Path::new(
-            "/p/web/node_modules/x/.cursor/rules/a.mdc"
-        )));
+    fn only_paths_that_can_change_the_rules_are_changes() {
+        let scope = Scope {
+            cwd: PathBuf::from("/p"),
+            names: [".cursor", "AGENTS.md"]
+                .into_iter()
+                .map(OsString::from)
+                .collect(),
+            files: [PathBuf::from("/home/u/.xcsh/agent/rules/u.md")].into(),
+            outside: [PathBuf::from("/home/u/.xcsh/agent/rules")].into(),
+            watched: [PathBuf::from("/p"), PathBuf::from("/p/src")].into(),
+        };
+        let file = EventKind::Modify(notify::event::ModifyKind::Any);
+        for (path, relevant) in [
+            ("/p/.cursor/rules/a.mdc", true),
+            ("/p/web/AGENTS.md", true),
+            ("/p/.gitignore", true),
+            ("/p/src", true),
+            ("/home/u/.xcsh/agent/rules/new.md", true),
+            ("/home/u/.xcsh/agent/rules/u.md", true),
+            ("/p/src/main.rs", false),
+            ("/p/target/out.o", false),
+            ("/p/.git/index", false),
+            ("/p/web/node_modules/x/.cursor/rules/a.mdc", false),
+            ("/elsewhere/AGENTS.md", false),
+        ] {
+            assert_eq!(scope.relevant(Path::new(path), file), relevant, "{path}");
+        }
+        assert!(scope.relevant(
+            Path::new("/p/new-dir"),
+            EventKind::Create(notify::event::CreateKind::Folder)
+        ));
     }
 }
