@@ -521,7 +521,7 @@ fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
     });
     rows.push(Row {
         metric: format!(
-            "`rulebook mcp` `rules_for_paths` (3 paths), {} rules, 10,000 requests one at a time (replies of {} KiB: every always-apply rule is listed for each path)",
+            "`rulebook mcp` `rules_for_paths` (3 paths), {} rules, 10,000 requests one at a time (replies of {} KiB: the always-apply rules listed once)",
             tree.rules,
             reply_bytes / 1024
         ),

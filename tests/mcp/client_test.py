@@ -154,10 +154,15 @@ async def session(project: Path, home: Path) -> None:
             res = await s.call_tool("rules_for_paths", {"paths": paths})
             sc = res.structured_content
             match = json.loads(cli(project, home, "match", "--json", *paths))
+            always = [(r["name"], r["by"]) for r in sc["always_apply"]]
             mine = [[(r["name"], r["by"], r.get("glob")) for r in p["rules"]] for p in sc["paths"]]
-            theirs = [[(r["name"], r["by"], r.get("glob")) for r in p["rules"]] for p in match["paths"]]
+            theirs = [[(r["name"], r["by"], r.get("glob")) for r in p["rules"] if r["by"] == "glob"]
+                      for p in match["paths"]]
             check(not res.is_error and mine == theirs,
-                  "rules_for_paths = `rulebook match --json` (names, how, glob), per path")
+                  "rules_for_paths = `rulebook match --json` (names, how, glob), per path, glob matches")
+            check(always and all([(r["name"], r["by"]) for r in p["rules"] if r["by"] == "always-apply"] == always
+                                 for p in match["paths"]),
+                  "the always-apply rules, listed once, are those `rulebook match` gives every path")
             check([p["inside_project"] for p in sc["paths"]] == [True, True, False],
                   "the path outside the project is said to be")
             ts = next(r for r in sc["paths"][0]["rules"] if r["name"] == "typescript")

@@ -293,22 +293,28 @@ fn requests_answer_from_the_rules_on_disk() {
         .unwrap();
     assert_eq!(body.as_bytes(), read.stdout, "what `rulebook read` prints");
     assert!(body.contains("TypeScript") || !body.is_empty());
-    let paths = &reply(&lines, &json!(2))["result"]["structuredContent"]["paths"];
+    let answer = &reply(&lines, &json!(2))["result"]["structuredContent"];
+    let paths = &answer["paths"];
     let names: Vec<&str> = paths[0]["rules"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|r| r["by"] == "glob")
         .map(|r| r["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["typescript"]);
-    assert_eq!(paths[1]["inside_project"], json!(false));
+    assert_eq!(names, ["typescript"], "a path lists its glob matches");
     assert!(
-        paths[1]["rules"]
+        answer["always_apply"]
             .as_array()
             .unwrap()
             .iter()
             .all(|r| r["by"] == "always-apply"),
+        "the always-apply rules are listed once: {answer}"
+    );
+    assert!(!answer["always_apply"].as_array().unwrap().is_empty());
+    assert_eq!(paths[1]["inside_project"], json!(false));
+    assert_eq!(
+        paths[1]["rules"],
+        json!([]),
         "a file outside the project gets only the always-apply rules"
     );
 }

@@ -310,7 +310,7 @@ mod tests {
                 .map(|k| k.as_str().unwrap().to_owned())
                 .collect()
         };
-        assert_eq!(required(0), ["profile", "paths"]);
+        assert_eq!(required(0), ["profile", "always_apply", "paths"]);
         assert_eq!(required(1), ["profile", "rules", "warnings"]);
         assert_eq!(
             required(2),
@@ -330,12 +330,14 @@ mod tests {
                 json!({"name": "rules_for_paths", "arguments": {"paths": ["src/a.ts"]}}),
             )
             .await;
+        // The always-apply rule once, the glob match under the path.
+        let always = &applied["result"]["structuredContent"]["always_apply"];
+        assert_eq!(always[0]["name"], "sec");
+        assert_eq!(always[0]["by"], "always-apply");
         let hits = &applied["result"]["structuredContent"]["paths"][0]["rules"];
-        // In precedence order (the files' order): `sec.mdc`, then `ts.mdc`.
-        assert_eq!(hits[0]["name"], "sec");
-        assert_eq!(hits[0]["by"], "always-apply");
-        assert_eq!(hits[1]["name"], "ts");
-        assert_eq!(hits[1]["glob"], "src/**/*.ts");
+        assert_eq!(hits[0]["name"], "ts");
+        assert_eq!(hits[0]["glob"], "src/**/*.ts");
+        assert_eq!(hits.as_array().unwrap().len(), 1);
         let explained = client
             .call(
                 "tools/call",

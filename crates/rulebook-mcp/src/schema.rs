@@ -49,11 +49,29 @@ pub(crate) fn rules_for_paths_input() -> Arc<JsonObject> {
     }))
 }
 
+/// One rule of a `rules_for_paths` answer.
+fn applied_rule() -> Value {
+    json!({
+        "type": "object",
+        "required": ["name", "by", "bucket", "provider", "path"],
+        "properties": {
+            "name": {"type": "string"},
+            "by": {"type": "string", "enum": ["always-apply", "glob"]},
+            "glob": {"type": "string"},
+            "scope": {"type": "string"},
+            "bucket": nullable_string(),
+            "provider": {"type": "string"},
+            "path": {"type": "string"},
+            "uri": {"type": "string"}
+        }
+    })
+}
+
 /// `rules_for_paths` result.
 pub(crate) fn rules_for_paths_output() -> Arc<JsonObject> {
     object(json!({
         "type": "object",
-        "required": ["profile", "paths"],
+        "required": ["profile", "always_apply", "paths"],
         "properties": {
             "profile": {"type": "string", "enum": ["extended", "reference"]},
             "cut": {
@@ -65,6 +83,7 @@ pub(crate) fn rules_for_paths_output() -> Arc<JsonObject> {
                     "reason": {"type": "string"}
                 }
             },
+            "always_apply": {"type": "array", "items": applied_rule()},
             "paths": {
                 "type": "array",
                 "items": {
@@ -73,23 +92,7 @@ pub(crate) fn rules_for_paths_output() -> Arc<JsonObject> {
                     "properties": {
                         "path": {"type": "string"},
                         "inside_project": {"type": "boolean"},
-                        "rules": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "required": ["name", "by", "bucket", "provider", "path"],
-                                "properties": {
-                                    "name": {"type": "string"},
-                                    "by": {"type": "string", "enum": ["always-apply", "glob"]},
-                                    "glob": {"type": "string"},
-                                    "scope": {"type": "string"},
-                                    "bucket": nullable_string(),
-                                    "provider": {"type": "string"},
-                                    "path": {"type": "string"},
-                                    "uri": {"type": "string"}
-                                }
-                            }
-                        }
+                        "rules": {"type": "array", "items": applied_rule()}
                     }
                 }
             }

@@ -324,7 +324,36 @@ fn structured<T: serde::Serialize>(value: &T, text: String) -> Result<CallToolRe
 }
 
 fn rules_for_paths_text(answer: &view::RulesForPaths) -> String {
+    let line = |text: &mut String, rule: &view::AppliedRule| {
+        let how = rule.glob.as_deref().map_or_else(
+            || "always-apply".to_owned(),
+            |g| format!("by {}", escape(g)),
+        );
+        let read = rule
+            .uri
+            .as_deref()
+            .map(|u| format!(", read {}", escape(u)))
+            .unwrap_or_default();
+        let scope = rule
+            .scope
+            .as_deref()
+            .map(|s| format!(", {}", escape(s)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            text,
+            "  {}  {how}  ({}, {}{scope}{read})",
+            escape(&rule.name),
+            rule.bucket.unwrap_or("no bucket"),
+            escape(&rule.path),
+        );
+    };
     let mut text = String::new();
+    if !answer.always_apply.is_empty() {
+        text.push_str("Every path (always-apply):\n");
+        for rule in &answer.always_apply {
+            line(&mut text, rule);
+        }
+    }
     for file in &answer.paths {
         let _ = write!(text, "{}", escape(&file.path));
         if !file.inside_project {
@@ -332,30 +361,14 @@ fn rules_for_paths_text(answer: &view::RulesForPaths) -> String {
         }
         text.push('\n');
         if file.rules.is_empty() {
-            text.push_str("  no rule applies\n");
+            text.push_str(if answer.always_apply.is_empty() {
+                "  no rule applies\n"
+            } else {
+                "  no glob matches: the always-apply rules only\n"
+            });
         }
         for rule in &file.rules {
-            let how = rule.glob.as_deref().map_or_else(
-                || "always-apply".to_owned(),
-                |g| format!("by {}", escape(g)),
-            );
-            let read = rule
-                .uri
-                .as_deref()
-                .map(|u| format!(", read {}", escape(u)))
-                .unwrap_or_default();
-            let scope = rule
-                .scope
-                .as_deref()
-                .map(|s| format!(", {}", escape(s)))
-                .unwrap_or_default();
-            let _ = writeln!(
-                text,
-                "  {}  {how}  ({}, {}{scope}{read})",
-                escape(&rule.name),
-                rule.bucket.unwrap_or("no bucket"),
-                escape(&rule.path),
-            );
+            line(&mut text, rule);
         }
     }
     if let Some(cut) = &answer.cut {
@@ -859,34 +872,32 @@ mod tests {
 
     #[test]
     fn the_text_answers_say_what_the_structured_ones_hold() {
-        let answer = view::RulesForPaths {
+        let mut answer = view::RulesForPaths {
             profile: "extended",
+            always_apply: vec![view::AppliedRule {
+                name: "sec".to_owned(),
+                by: "always-apply",
+                glob: None,
+                scope: None,
+                bucket: None,
+                provider: "cline".to_owned(),
+                path: ".clinerules".to_owned(),
+                uri: None,
+            }],
             paths: vec![
                 view::FileRules {
                     path: "src/a.ts".to_owned(),
                     inside_project: true,
-                    rules: vec![
-                        view::AppliedRule {
-                            name: "ts".to_owned(),
-                            by: "glob",
-                            glob: Some("src/**/*.ts".to_owned()),
-                            scope: Some("applies under src/".to_owned()),
-                            bucket: Some("rulebook"),
-                            provider: "cursor".to_owned(),
-                            path: ".cursor/rules/ts.mdc".to_owned(),
-                            uri: Some("rule://ts".to_owned()),
-                        },
-                        view::AppliedRule {
-                            name: "sec".to_owned(),
-                            by: "always-apply",
-                            glob: None,
-                            scope: None,
-                            bucket: None,
-                            provider: "cline".to_owned(),
-                            path: ".clinerules".to_owned(),
-                            uri: None,
-                        },
-                    ],
+                    rules: vec![view::AppliedRule {
+                        name: "ts".to_owned(),
+                        by: "glob",
+                        glob: Some("src/**/*.ts".to_owned()),
+                        scope: Some("applies under src/".to_owned()),
+                        bucket: Some("rulebook"),
+                        provider: "cursor".to_owned(),
+                        path: ".cursor/rules/ts.mdc".to_owned(),
+                        uri: Some("rule://ts".to_owned()),
+                    }],
                 },
                 view::FileRules {
                     path: "/etc/x".to_owned(),
@@ -898,7 +909,13 @@ mod tests {
         };
         assert_eq!(
             rules_for_paths_text(&answer),
-            "src/a.ts\n  ts  by src/**/*.ts  (rulebook, .cursor/rules/ts.mdc, applies under src/, read rule://ts)\n  sec  always-apply  (no bucket, .clinerules)\n/etc/x  (outside the project: no glob matches it)\n  no rule applies\n"
+            "Every path (always-apply):\n  sec  always-apply  (no bucket, .clinerules)\nsrc/a.ts\n  ts  by src/**/*.ts  (rulebook, .cursor/rules/ts.mdc, applies under src/, read rule://ts)\n/etc/x  (outside the project: no glob matches it)\n  no glob matches: the always-apply rules only\n"
+        );
+        answer.always_apply.clear();
+        assert!(
+            rules_for_paths_text(&answer).ends_with(
+                "/etc/x  (outside the project: no glob matches it)\n  no rule applies\n"
+            )
         );
         let story = |status, bucket, reason: Option<&str>| view::RuleStory {
             name: "r".to_owned(),

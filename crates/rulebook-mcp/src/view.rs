@@ -94,7 +94,8 @@ pub struct FileRules {
     pub path: String,
     /// Whether it is inside the project (only such files match globs).
     pub inside_project: bool,
-    /// The rules, in precedence order.
+    /// The rules whose globs match it, in precedence order (the always-apply rules of
+    /// [`RulesForPaths::always_apply`] apply too).
     pub rules: Vec<AppliedRule>,
 }
 
@@ -104,6 +105,9 @@ pub struct RulesForPaths {
     /// `extended` or `reference` (which never attaches by glob: its glob matches are
     /// what Extended would attach).
     pub profile: &'static str,
+    /// The always-apply rules, in precedence order: they apply to every path, inside the
+    /// project or not, and are listed once here rather than under each path.
+    pub always_apply: Vec<AppliedRule>,
     /// One entry per path asked, in the order asked (up to the bound of [`MAX_HITS`]).
     pub paths: Vec<FileRules>,
     /// Set when the answer stops before the last path: the rules of all the paths past
@@ -123,8 +127,9 @@ pub struct Cut {
     pub reason: String,
 }
 
-/// The most rule entries one `rules_for_paths` answer holds, over all its paths (10,000
-/// paths of 300 always-apply rules each took 3.7 GiB before this bound).
+/// The most glob matches one `rules_for_paths` answer holds, over all its paths (10,000
+/// paths matched by 300 rules each would be 3 million entries; the always-apply rules,
+/// listed once, do not count).
 pub const MAX_HITS: usize = 50_000;
 
 fn profile(book: &Rulebook) -> &'static str {
@@ -134,13 +139,43 @@ fn profile(book: &Rulebook) -> &'static str {
     }
 }
 
-/// The rules that apply to each of `paths` (relative to the project, or absolute under it).
+/// The rules that apply to each of `paths` (relative to the project, or absolute under it):
+/// the always-apply rules once (they apply to every path), then each path's glob matches.
 pub fn rules_for_paths(book: &Rulebook, paths: &[String]) -> RulesForPaths {
     let rules: Vec<&Rule> = book.items().collect();
     let readable: std::collections::HashSet<&str> = book
         .resolvable()
         .into_iter()
         .map(|r| r.name.as_str())
+        .collect();
+    let applied = |position: usize, glob: Option<String>| {
+        let rule = rules[position];
+        AppliedRule {
+            name: rule.name.clone(),
+            by: if glob.is_some() {
+                "glob"
+            } else {
+                "always-apply"
+            },
+            glob,
+            scope: book.scope(rule),
+            bucket: book
+                .placement(position)
+                .and_then(|p| p.bucket)
+                .map(RuleBucket::as_str),
+            provider: rule.source.provider.clone(),
+            path: book.display_path(&rule.path),
+            uri: readable
+                .contains(rule.name.as_str())
+                .then(|| uri(&rule.name)),
+        }
+    };
+    let always_apply = (0..rules.len())
+        .filter(|&position| {
+            book.placement(position)
+                .is_some_and(|p| p.bucket == Some(RuleBucket::AlwaysApply))
+        })
+        .map(|position| applied(position, None))
         .collect();
     let mut hits = 0usize;
     let mut cut = None;
@@ -150,13 +185,18 @@ pub fn rules_for_paths(book: &Rulebook, paths: &[String]) -> RulesForPaths {
         .enumerate()
         .map_while(|(i, path)| {
             let found = book.rules_for_path(Path::new(path));
-            hits += found.hits.len();
+            let matched: Vec<_> = found
+                .hits
+                .into_iter()
+                .filter_map(|hit| hit.glob.map(|glob| (hit.position, glob)))
+                .collect();
+            hits += matched.len();
             if hits > MAX_HITS && i > 0 {
                 cut = Some(Cut {
                     paths_answered: i,
                     paths_asked: asked,
                     reason: format!(
-                        "the rules of the first {i} paths fill the {MAX_HITS} entries one answer holds; ask again for the rest"
+                        "the glob matches of the first {i} paths fill the {MAX_HITS} entries one answer holds; ask again for the rest"
                     ),
                 });
                 return None;
@@ -164,37 +204,16 @@ pub fn rules_for_paths(book: &Rulebook, paths: &[String]) -> RulesForPaths {
             Some(FileRules {
                 path: path.clone(),
                 inside_project: found.inside_project,
-                rules: found
-                    .hits
+                rules: matched
                     .into_iter()
-                    .map(|hit| {
-                        let rule = rules[hit.position];
-                        AppliedRule {
-                            name: rule.name.clone(),
-                            by: if hit.glob.is_some() {
-                                "glob"
-                            } else {
-                                "always-apply"
-                            },
-                            glob: hit.glob,
-                            scope: book.scope(rule),
-                            bucket: book
-                                .placement(hit.position)
-                                .and_then(|p| p.bucket)
-                                .map(RuleBucket::as_str),
-                            provider: rule.source.provider.clone(),
-                            path: book.display_path(&rule.path),
-                            uri: readable
-                                .contains(rule.name.as_str())
-                                .then(|| uri(&rule.name)),
-                        }
-                    })
+                    .map(|(position, glob)| applied(position, Some(glob)))
                     .collect(),
             })
         })
         .collect();
     RulesForPaths {
         profile: profile(book),
+        always_apply,
         paths,
         cut,
     }

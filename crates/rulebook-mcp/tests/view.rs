@@ -117,8 +117,9 @@ fn completion_is_bounded_and_counts_the_rest() {
     assert_eq!((names, total), (vec!["typescript".to_owned()], 1));
 }
 
-/// Hardening round 3, item 7: 10,000 paths on 300 always-apply rules (3.7 GiB before) stop
-/// at [`view::MAX_HITS`] entries, and the answer says where and why.
+/// Hardening round 3, item 7: 10,000 paths on 300 always-apply rules (3.7 GiB before) list
+/// the 300 once; 300 rules matching every path by glob stop at [`view::MAX_HITS`] entries,
+/// and the answer says where and why.
 #[test]
 fn rules_for_paths_is_bounded_in_all() {
     let dir = tempfile::tempdir().unwrap();
@@ -135,6 +136,21 @@ fn rules_for_paths_is_bounded_in_all() {
     let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &Options::new());
     let paths: Vec<String> = (0..view::MAX_PATHS).map(|i| format!("f{i}.rs")).collect();
     let answer = view::rules_for_paths(&book, &paths);
+    assert_eq!(answer.always_apply.len(), 300);
+    assert_eq!(answer.paths.len(), view::MAX_PATHS, "every path answered");
+    assert!(answer.paths.iter().all(|p| p.rules.is_empty()));
+    assert!(answer.cut.is_none());
+
+    for i in 0..300 {
+        std::fs::write(
+            rules.join(format!("r{i:03}.mdc")),
+            "---\nglobs: \"**/*.rs\"\n---\nRust.\n",
+        )
+        .unwrap();
+    }
+    let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &Options::new());
+    let answer = view::rules_for_paths(&book, &paths);
+    assert!(answer.always_apply.is_empty());
     let entries: usize = answer.paths.iter().map(|p| p.rules.len()).sum();
     assert!(entries <= view::MAX_HITS, "{entries}");
     assert_eq!(answer.paths.len(), view::MAX_HITS / 300);
