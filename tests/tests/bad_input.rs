@@ -1011,7 +1011,8 @@ fn a_bad_root_or_provider_option_is_a_usage_error() {
 
 /// Items 13 and 14: one answer in every command. A CLAUDE.md that links to AGENTS.md is
 /// "same file" in `explain` and no `shadowed` warning in `check`; Cursor's unquoted globs
-/// (Cursor's own form) are a note in `explain`, not a warning, as in `check`.
+/// (Cursor's own form) are a note in `explain`, not a warning, as in `check`, and the
+/// `alwaysApply: false` beside them stays `false`.
 #[cfg(unix)]
 #[test]
 fn check_and_explain_give_one_answer() {
@@ -1034,6 +1035,16 @@ fn check_and_explain_give_one_answer() {
         explain.contains("No warnings.") && explain.contains("Notes (1):"),
         "{explain}"
     );
+    // The recovered frontmatter keeps `alwaysApply: false` as written (it was `null`).
+    let (_, json, _) = run_in(p.root(), &["--option", &ceiling, "list", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let ts = json["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "ts")
+        .unwrap();
+    assert_eq!(ts["always_apply"], serde_json::json!(false), "{ts}");
 }
 
 /// Item 17: a Continue rule with `alwaysApply: false` and neither description, name nor

@@ -9,8 +9,9 @@
 //! User rules are pushed before project rules, so a user rule wins a name clash (as the
 //! original does). Fields follow [`FIELD_POLICY`] (`transformMDCRule`): description
 //! only as a string, `alwaysApply` kept only when `true`, `globs` a list of strings or one
-//! string. In Extended, `.cursorrules` is read too, and is always-apply unless its
-//! frontmatter sets `alwaysApply`.
+//! string; in Extended ([`EXTENDED_FIELD_POLICY`]) `alwaysApply: false` is kept too. In
+//! Extended, `.cursorrules` is read too, and is always-apply unless its frontmatter sets
+//! `alwaysApply`.
 //!
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
 
@@ -29,6 +30,16 @@ use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapabil
 pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
     DescriptionPolicy::StringOnly,
     AlwaysApplyPolicy::OnlyTrue,
+    GlobsPolicy::StringsOnly,
+);
+
+/// Cursor's field coercion in Extended: as [`FIELD_POLICY`], but `alwaysApply: false` is
+/// kept as written (hardening round 3, item 14): Cursor reads the key as a boolean, and
+/// `list --json` and `explain` showed `null` where the author wrote `false`. The bucket is
+/// the same either way.
+pub const EXTENDED_FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::Boolean,
     GlobsPolicy::StringsOnly,
 );
 
@@ -64,7 +75,11 @@ impl Provider<RuleCapability> for CursorProvider {
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new(ctx, "cursor", "Cursor", FIELD_POLICY);
+        let policy = match ctx.profile {
+            Profile::Reference => FIELD_POLICY,
+            Profile::Extended => EXTENDED_FIELD_POLICY,
+        };
+        let loader = FileLoader::new(ctx, "cursor", "Cursor", policy);
         let mut out = LoadResult::default();
         let dir = ".cursor/rules";
         if let Some(user) = ctx.in_home(dir) {
