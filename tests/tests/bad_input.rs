@@ -1113,3 +1113,54 @@ fn too_deep_and_utf16_without_bom_are_warnings() {
     assert_eq!(utf16_warnings.len(), 1, "{messages:#?}");
     assert!(utf16_warnings[0].contains("wide.md"));
 }
+
+/// Item 16: a Copilot file with `excludeAgent: coding-agent` says why it is off and how to
+/// see it, in `explain` and as a note (not a warning) in `check`; with the option named
+/// there it is read. Windsurf's unquoted globs stay a warning (Windsurf's reader is not
+/// public: nothing shows it takes the form Cursor documents), and the warning says so.
+#[test]
+fn an_excluded_copilot_file_says_why_and_how_to_see_it() {
+    let p = Project::new();
+    p.write(
+        ".github/instructions/rev.instructions.md",
+        b"---\napplyTo: \"**/*.ts\"\nexcludeAgent: coding-agent\n---\nReview TS.\n",
+    );
+    p.write(
+        ".windsurf/rules/ws.md",
+        b"---\ntrigger: glob\nglobs: *.ts, src/**\n---\nWS\n",
+    );
+    let hint = "`--option copilot.agent_kind=code-review` shows it";
+    let (_, explain, _) = run_in(p.root(), &["explain", "rev"]);
+    assert!(
+        explain.contains("`excludeAgent: coding-agent`") && explain.contains(hint),
+        "{explain}"
+    );
+    assert!(!explain.contains("Cline"), "{explain}");
+    let (code, check, _) = run_in(p.root(), &["check"]);
+    assert_eq!(code, Some(0), "{check}");
+    let rev: Vec<&str> = check.lines().filter(|l| l.contains("rev")).collect();
+    assert_eq!(rev.len(), 1, "{check}");
+    assert!(
+        rev[0].contains("info[no-bucket]") && rev[0].contains(hint),
+        "{check}"
+    );
+    assert!(
+        check.contains("warning[yaml-syntax]")
+            && check.contains("Windsurf's own reader is not public"),
+        "{check}"
+    );
+    assert!(
+        check.contains("0 error(s), 1 warning(s), 1 info"),
+        "{check}"
+    );
+    let (_, seen, _) = run_in(
+        p.root(),
+        &[
+            "--option",
+            "copilot.agent_kind=code-review",
+            "explain",
+            "rev",
+        ],
+    );
+    assert!(seen.contains("→ rulebook"), "{seen}");
+}

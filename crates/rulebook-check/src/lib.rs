@@ -304,12 +304,20 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                     "the YAML fails here; the value was read as text",
                 )
             };
+            // Hardening round 3, item 16: Windsurf's reader is not public (no source, no
+            // doc example of the form, no run of it here), so the form Cursor documents
+            // stays a warning for Windsurf, and says why it is not Cursor's note.
+            let whose = if rule.source.provider == "windsurf" {
+                " (Cursor reads this form, so rulebook does; Windsurf's own reader is not public and its docs show no such example, so whether Windsurf matches it is not known)"
+            } else {
+                ""
+            };
             let mut d = finding(
                 code,
                 path,
                 Some(line),
                 format!(
-                    "unquoted glob `{glob}`: YAML reads a leading `*` as an alias; {what}. Quoting it (\"{glob}\") makes it valid YAML"
+                    "unquoted glob `{glob}`: YAML reads a leading `*` as an alias; {what}. Quoting it (\"{glob}\") makes it valid YAML{whose}"
                 ),
             );
             if rule.frontmatter_outcome == FrontmatterOutcome::Recovered {
@@ -410,7 +418,19 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
     for (rule, placement) in book.placements() {
         let provider = rule.source.provider_name.clone();
         let globs = rule.globs.as_deref().unwrap_or_default();
-        if let Some(reason) = &placement.reason {
+        if let (Some(why), Some(_)) = (&rule.off_reason, &placement.reason) {
+            // Turned off on purpose by what its author wrote (`excludeAgent`, Cline's
+            // `paths: []`): a note that says why and how to see it, not a problem.
+            let mut d = finding(
+                DiagnosticCode::NoBucket,
+                &rule.path,
+                None,
+                format!("`{}` is off here: {why}", rule.name),
+            )
+            .with_provider(provider.clone());
+            d.severity = Severity::Info;
+            out.push(d);
+        } else if let Some(reason) = &placement.reason {
             // In Extended a rule with globs is attached when a path matches: seen then.
             if !extended || globs.is_empty() {
                 out.push(

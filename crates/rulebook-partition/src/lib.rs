@@ -231,7 +231,10 @@ pub fn attachable(rule: &Rule, placement: &Placement) -> bool {
 
 fn no_bucket_reason(rule: &Rule, profile: Profile, rejected: Option<&str>) -> String {
     if rule.activation == Some(Activation::Never) {
-        return "it never applies: its provider turned it off (Cline `paths: []`, or excluded for this agent)".to_owned();
+        return match rule.off_reason.as_deref() {
+            Some(why) => format!("it never applies: {why}"),
+            None => "it never applies: its provider turned it off".to_owned(),
+        };
     }
     let description = match rule.description.as_deref() {
         None => "no description",

@@ -196,8 +196,7 @@ fn apply_paths(rule: &mut Rule) -> Option<Diagnostic> {
             None
         }
         Some(Value::List(items)) if items.is_empty() => {
-            rule.always_apply = None;
-            rule.activation = Some(Activation::Never);
+            rule.turn_off("Cline `paths: []`: it applies to no path");
             None
         }
         Some(Value::List(items))

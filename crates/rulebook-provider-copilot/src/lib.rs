@@ -155,8 +155,14 @@ fn always(rule: &mut Rule) {
 fn apply_to(rule: &mut Rule, root: &Path, agent: &str) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
     if rule.frontmatter.get("excludeAgent").and_then(Value::as_str) == Some(agent) {
-        rule.activation = Some(Activation::Never);
-        rule.always_apply = None;
+        let other = if agent == "code-review" {
+            "coding-agent"
+        } else {
+            "code-review"
+        };
+        rule.turn_off(format!(
+            "`excludeAgent: {agent}`: Copilot's {agent}, the kind of agent read here, skips it; `--option copilot.agent_kind={other}` shows it as Copilot's {other} reads it"
+        ));
         return notes;
     }
     let patterns: Option<Vec<String>> = match rule.frontmatter.get("applyTo") {

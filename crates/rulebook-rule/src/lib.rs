@@ -182,6 +182,11 @@ pub struct Rule {
     /// Files expanded into `content` by imports (`@path`), in expansion order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub includes: Vec<PathBuf>,
+    /// With [`Activation::Never`]: why the provider turned the rule off, and how to see it
+    /// applied when there is a way (`excludeAgent: coding-agent`: "… `--option
+    /// copilot.agent_kind=code-review` shows it as code review reads it").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub off_reason: Option<String>,
 }
 
 impl Rule {
@@ -209,6 +214,7 @@ impl Rule {
             glob_dialect: GlobDialect::Cursor,
             glob_root: None,
             includes: Vec::new(),
+            off_reason: None,
         }
     }
 
@@ -253,6 +259,20 @@ impl Rule {
     pub fn with_activation(mut self, activation: Activation) -> Self {
         self.activation = Some(activation);
         self
+    }
+
+    /// Turns the rule off ([`Activation::Never`], no always-apply) and says why.
+    #[must_use]
+    pub fn turned_off(mut self, reason: impl Into<String>) -> Self {
+        self.turn_off(reason);
+        self
+    }
+
+    /// [`Rule::turned_off`] in place.
+    pub fn turn_off(&mut self, reason: impl Into<String>) {
+        self.activation = Some(Activation::Never);
+        self.always_apply = None;
+        self.off_reason = Some(reason.into());
     }
 
     /// Sets the frontmatter and how it was read.
