@@ -104,7 +104,7 @@ async def session(project: Path, home: Path) -> None:
             check(caps.prompts is not None and caps.tools is not None
                   and caps.completions is not None, "prompts, tools and completions")
 
-            # Resources: every readable rule, read exactly as `rulebook read` reads it.
+            # Resources: every readable rule, read exactly as `rulebook read --json` reads it.
             listed = (await s.list_resources()).resources
             uris = [r.uri for r in listed]
             expected = [line.split("\t")[0] for line in
@@ -116,10 +116,13 @@ async def session(project: Path, home: Path) -> None:
                   "the nested rule's URI is percent-encoded, and the SDK keeps it as it is")
             for r in listed:
                 body = (await s.read_resource(r.uri)).contents[0]
-                want = cli(project, home, "read", str(r.uri)).decode()
+                want = json.loads(cli(project, home, "read", "--json", str(r.uri)))["content"]
+                printed = cli(project, home, "read", str(r.uri)).decode()
                 ok = isinstance(body, types.TextResourceContents) and body.text == want
                 ok = ok and r.size == len(want.encode())
-                check(ok, f"resources/read {r.uri} = `rulebook read` byte for byte, size {r.size}")
+                ok = ok and printed == (want if want.endswith("\n") or not want else want + "\n")
+                check(ok, f"resources/read {r.uri} = `rulebook read --json` byte for byte, size {r.size}"
+                          " (and `rulebook read` ends it in a newline)")
             await expect_error(s.read_resource("rule://no-such-rule"), -32002, "unknown rule")
             await expect_error(s.read_resource("rule://bad\u0001name"), -32002,
                                "a name with a control character")

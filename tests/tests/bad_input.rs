@@ -1071,7 +1071,7 @@ fn a_continue_rule_with_no_way_to_apply_is_manual() {
     assert!(!list.contains("warning(s)"), "{list}");
     let (code, read, stderr) = run_in(p.root(), &["read", "rule://man"]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(read, "Ask for me.");
+    assert_eq!(read, "Ask for me.\n");
 }
 
 /// Item 10: a nested rules directory past the walk's depth bound, and a UTF-16 file without
@@ -1163,4 +1163,49 @@ fn an_excluded_copilot_file_says_why_and_how_to_see_it() {
         ],
     );
     assert!(seen.contains("→ rulebook"), "{seen}");
+}
+
+/// Item 18: a body under frontmatter is read with its final newline; `list --json --as
+/// gemini` lists the files Gemini's imports bring in (as Claude's view does); under
+/// `--profile reference` a working directory reached through a link keeps the path as
+/// given (the original joins paths, it does not resolve them), Extended the real one.
+#[cfg(unix)]
+#[test]
+fn read_ends_in_a_newline_gemini_lists_imports_and_reference_keeps_a_linked_cwd() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join("real/.git")).unwrap();
+    p.write(
+        "real/.cursor/rules/a.mdc",
+        b"---\nalwaysApply: true\n---\nAlways.\n",
+    );
+    p.write("real/GEMINI.md", b"Top.\n@docs/style.md\n");
+    p.write("real/docs/style.md", b"Style.\n");
+    std::os::unix::fs::symlink("real", p.root().join("link")).unwrap();
+    let real = p.root().join("real");
+
+    let (code, read, _) = run_in(&real, &["read", "rule://a"]);
+    assert_eq!((code, read.as_str()), (Some(0), "Always.\n"));
+
+    let (_, json, _) = run_in(&real, &["--as", "gemini", "list", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let files: Vec<&str> = json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 2, "{json}");
+    assert!(files[0].ends_with("real/GEMINI.md") && files[1].ends_with("real/docs/style.md"));
+
+    for (profile, shown) in [("reference", "link"), ("extended", "real")] {
+        let (_, json, stderr) = run_in(
+            &p.root().join("link"),
+            &["--profile", profile, "list", "--json"],
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+        let path = json["rules"][0]["path"].as_str().unwrap();
+        let want = p.root().join(shown).join(".cursor/rules/a.mdc");
+        assert_eq!(Path::new(path), want, "{profile}");
+    }
 }

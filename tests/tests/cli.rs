@@ -411,12 +411,25 @@ fn check_speaks_where_it_was_silent() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("rulebook.toml"));
 }
 
-/// `read` prints a rule's content byte for byte, the final newline included.
+/// `read` prints a rule's content byte for byte, the final newline included; a body under
+/// frontmatter (trimmed, spec §3) ends in its newline too (hardening round 3, item 18),
+/// and `--json` holds the content exactly.
 #[test]
 fn read_is_byte_exact() {
-    let dir = project(&[(".clinerules", b"First line.\nLast line.\n")]);
+    let dir = project(&[
+        (".clinerules", b"First line.\nLast line.\n"),
+        (
+            ".xcsh/rules/fm.md",
+            b"---\ndescription: d\n---\nBody line.\n",
+        ),
+    ]);
     let output = output_at(dir.path(), &["read", "rule://clinerules"]);
     assert_eq!(output.stdout, b"First line.\nLast line.\n");
+    let output = output_at(dir.path(), &["read", "rule://fm"]);
+    assert_eq!(output.stdout, b"Body line.\n");
+    let output = output_at(dir.path(), &["read", "rule://fm", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["content"], "Body line.");
 }
 
 /// Control characters in names, descriptions and messages never reach the terminal raw.

@@ -291,7 +291,11 @@ fn requests_answer_from_the_rules_on_disk() {
         .args(["read", "rule://typescript"])
         .output()
         .unwrap();
-    assert_eq!(body.as_bytes(), read.stdout, "what `rulebook read` prints");
+    assert_eq!(
+        format!("{}\n", body.trim_end_matches('\n')).as_bytes(),
+        read.stdout,
+        "what `rulebook read` prints (which ends in a newline)"
+    );
     assert!(body.contains("TypeScript") || !body.is_empty());
     let answer = &reply(&lines, &json!(2))["result"]["structuredContent"];
     let paths = &answer["paths"];

@@ -233,7 +233,7 @@ enum Command {
         #[arg(long, num_args = 1.., value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
-    /// Print the content of a rule://NAME URL, exactly.
+    /// Print the content of a rule://NAME URL, ending in a newline (--json: the exact content).
     Read {
         /// A URL such as rule://style.
         url: String,

@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::{Host, HostOptions, HostView, Scope, Status, util};
+use crate::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
 
 const MAX_IMPORT_DEPTH: usize = 5;
 
@@ -141,7 +141,18 @@ fn load(view: &mut HostView, blocks: &mut Vec<String>, path: &Path, scope: Scope
     };
     let base = path.parent().unwrap_or(Path::new("/"));
     let root = import_root(base);
-    let content = process_imports(&text, base, &root, 0, &HashSet::new());
+    let mut imported = Vec::new();
+    let content = process_imports(
+        &text,
+        &Importer {
+            path,
+            base,
+            root: &root,
+            depth: 0,
+        },
+        &HashSet::new(),
+        &mut imported,
+    );
     let trimmed = content.trim();
     if trimmed.is_empty() {
         view.push(
@@ -153,6 +164,29 @@ fn load(view: &mut HostView, blocks: &mut Vec<String>, path: &Path, scope: Scope
         return;
     }
     view.push(path.to_path_buf(), scope, Status::Loaded, reason);
+    // Hardening round 3, item 18: the files its imports brought in (or refused) are listed
+    // right after it, as Claude Code's view lists them.
+    for import in imported {
+        // Each file once (an import loop brings the importer back, marked in the text).
+        if view.files.iter().any(|f| f.path == import.path) {
+            continue;
+        }
+        view.files.push(HostFile {
+            path: import.path,
+            scope,
+            status: if import.refused.is_none() {
+                Status::Loaded
+            } else {
+                Status::NotRead
+            },
+            reason: match import.refused {
+                None => format!("imported by {}", import.by.display()),
+                Some(why) => format!("imported by {}, but {why}", import.by.display()),
+            },
+            imported_by: Some(import.by),
+            outside: None,
+        });
+    }
     let shown = path.display();
     blocks.push(format!(
         "--- Context from: {shown} ---\n{trimmed}\n--- End of Context from: {shown} ---"
@@ -169,14 +203,28 @@ fn real(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| rulebook_fs::normalize_lexically(path))
 }
 
+/// The file whose imports are being expanded: where its imports resolve and stop.
+struct Importer<'a> {
+    path: &'a Path,
+    base: &'a Path,
+    root: &'a Path,
+    depth: usize,
+}
+
+/// One file an import named: loaded into the text, or refused and why.
+struct Imported {
+    path: PathBuf,
+    by: PathBuf,
+    refused: Option<&'static str>,
+}
+
 fn process_imports(
     content: &str,
-    base: &Path,
-    root: &Path,
-    depth: usize,
+    from: &Importer<'_>,
     processed: &HashSet<PathBuf>,
+    imported: &mut Vec<Imported>,
 ) -> String {
-    if depth >= MAX_IMPORT_DEPTH {
+    if from.depth >= MAX_IMPORT_DEPTH {
         return content.to_string();
     }
     let regions = code_regions(content.as_bytes());
@@ -191,11 +239,21 @@ fn process_imports(
             out.push_str(import);
             continue;
         }
-        let full = rulebook_fs::normalize_lexically(&base.join(import));
+        let full = rulebook_fs::normalize_lexically(&from.base.join(import));
         let is_url = ["file://", "http://", "https://"]
             .iter()
             .any(|p| import.starts_with(p));
-        if is_url || !real(&full).starts_with(real(root)) {
+        let mut refuse = |why: &'static str| {
+            if !is_url && util::is_file(&full) {
+                imported.push(Imported {
+                    path: full.clone(),
+                    by: from.path.to_path_buf(),
+                    refused: Some(why),
+                });
+            }
+        };
+        if is_url || !real(&full).starts_with(real(from.root)) {
+            refuse("outside the git root: Gemini CLI refuses it as a path traversal");
             out.push_str(&format!(
                 "<!-- Import failed: {import} - Path traversal attempt -->"
             ));
@@ -219,15 +277,26 @@ fn process_imports(
             continue;
         }
         let Some(text) = util::read_text(&full) else {
+            refuse("unreadable");
             out.push_str(&format!("<!-- Import failed: {import} - unreadable -->"));
             continue;
         };
         let mut chain = processed.clone();
         chain.insert(full.clone());
-        let parent = full.parent().unwrap_or(Path::new("/"));
-        let imported = process_imports(&text, parent, root, depth + 1, &chain);
+        imported.push(Imported {
+            path: full.clone(),
+            by: from.path.to_path_buf(),
+            refused: None,
+        });
+        let inner = Importer {
+            path: &full,
+            base: full.parent().unwrap_or(Path::new("/")),
+            root: from.root,
+            depth: from.depth + 1,
+        };
+        let expanded = process_imports(&text, &inner, &chain, imported);
         out.push_str(&format!(
-            "<!-- Imported from: {import} -->\n{imported}\n<!-- End of import from: {import} -->"
+            "<!-- Imported from: {import} -->\n{expanded}\n<!-- End of import from: {import} -->"
         ));
     }
     out.push_str(&content[last..]);

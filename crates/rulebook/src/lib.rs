@@ -438,7 +438,7 @@ impl Rulebook {
     ) -> Self {
         let registry = options.registry();
         let home = home.map(|h| h.as_ref().to_path_buf());
-        let (cwd, home, mut checks) = directories(cwd.as_ref(), home);
+        let (cwd, home, mut checks) = directories(cwd.as_ref(), home, options.profile);
         let mut ctx = options.load_context(&cwd, &home);
         // E11: one walk below the working directory for every provider's nested names.
         if ctx.mechanisms.project_chain && !options.no_descendants && cwd.is_dir() {
@@ -829,9 +829,21 @@ impl Rulebook {
 /// paths where they exist (so `x/../y` and a symlinked working directory name the same
 /// files the walk finds, and paths compare as the files they are), with a warning for a
 /// working directory, or a home the caller named, that is not a directory.
-fn directories(cwd: &Path, home: Option<PathBuf>) -> (PathBuf, PathBuf, Vec<Diagnostic>) {
+/// The working and home directories discovery runs in, absolute. Extended resolves links
+/// (a project reached through a link is the same project, its paths real); Reference keeps
+/// the working directory as given, `.` and `..` resolved, as the original's `path.join`
+/// does (hardening round 3, item 18: it reports `project/link/...`).
+fn directories(
+    cwd: &Path,
+    home: Option<PathBuf>,
+    profile: Profile,
+) -> (PathBuf, PathBuf, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
-    let cwd = real(&absolute(cwd_or_dot(cwd)));
+    let given = absolute(cwd_or_dot(cwd));
+    let cwd = match profile {
+        Profile::Extended => real(&given),
+        Profile::Reference => rulebook_kit::fs::normalize_lexically(&given),
+    };
     if !cwd.is_dir() {
         diagnostics.push(
             Diagnostic::warning(

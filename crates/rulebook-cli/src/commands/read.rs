@@ -1,4 +1,4 @@
-//! `rulebook read rule://NAME`: the rule's content, exactly.
+//! `rulebook read rule://NAME`: the rule's content, ending in a newline (`--json`: exactly).
 
 use std::process::ExitCode;
 
@@ -18,8 +18,15 @@ pub(crate) fn run(out: &mut Printer<'_>, url: &str) -> ExitCode {
             if out.json {
                 out.json(&resource);
             } else {
-                // Byte for byte what an agent reading the URL gets; nothing added.
-                out.raw(resource.content);
+                // What an agent reading the URL gets, then the final newline a body read
+                // from under frontmatter loses to trimming (spec §3), so the text ends as
+                // the file did and a terminal prompt starts on its own line. `--json` has
+                // the content exactly.
+                let mut content = resource.content;
+                if !content.is_empty() && !content.ends_with('\n') {
+                    content.push('\n');
+                }
+                out.raw(content);
             }
             ExitCode::SUCCESS
         }
