@@ -1209,3 +1209,145 @@ fn read_ends_in_a_newline_gemini_lists_imports_and_reference_keeps_a_linked_cwd(
         assert_eq!(Path::new(path), want, "{profile}");
     }
 }
+
+/// Item 19: bash completes the tools of `--as`, provider ids, `check --select` codes and
+/// the rule names of `read` (run in bash, with `rule://` split at `:` as bash splits it);
+/// every error is `rulebook: …` (`read`, `explain NAME`, and clap's usage errors).
+#[cfg(unix)]
+#[test]
+fn bash_completes_values_and_names_and_errors_have_one_style() {
+    let p = Project::new();
+    p.write(
+        ".cursor/rules/typescript.mdc",
+        b"---\ndescription: t\n---\nT\n",
+    );
+    let (_, script, _) = run_in(p.root(), &["completions", "bash"]);
+    let script_path = p.root().join("rb.bash");
+    fs::write(&script_path, script).unwrap();
+    let bin_dir = Path::new(&rulebook_tests::rulebook_binary())
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let driver = r#"
+source "$1"
+t() {
+    COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}; shift
+    COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+    _rulebook rulebook "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+    echo "${COMPREPLY[*]}"
+}
+t "rulebook --as cl" rulebook --as cl
+t "rulebook --providers wind" rulebook --providers wind
+t "rulebook check --select yaml" rulebook check --select yaml
+t "rulebook read ty" rulebook read ty
+t "rulebook read rule://ty" rulebook read rule : //ty
+"#;
+    let Ok(output) = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(driver)
+        .arg("driver")
+        .arg(&script_path)
+        .current_dir(p.root())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin_dir.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+    else {
+        eprintln!("no bash here: completion not run");
+        return;
+    };
+    let lines: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "claude cline",
+            "windsurf",
+            "yaml-syntax",
+            "typescript",
+            "//typescript"
+        ],
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    for args in [
+        &["read", "rule://nope"][..],
+        &["explain", "nope"],
+        &["lst"],
+        &["--as", "nope", "list"],
+        &["list", "--bogus"],
+    ] {
+        let (code, _, stderr) = run_in(p.root(), args);
+        assert!(matches!(code, Some(1 | 2)), "{args:?}: {code:?}");
+        assert!(stderr.starts_with("rulebook: "), "{args:?}: {stderr}");
+    }
+}
+
+/// Item 19: every page the man page's SUBCOMMANDS section names is written beside it.
+#[test]
+fn the_man_pages_named_are_written() {
+    let p = Project::new();
+    let dir = p.root().join("man");
+    let (code, _, stderr) = run_in(p.root(), &["man", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let main = fs::read_to_string(dir.join("rulebook.1")).unwrap();
+    let named: Vec<String> = main
+        .split("rulebook\\-")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("(1)").map(|(name, _)| name.to_owned()))
+        .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .collect();
+    assert!(named.len() >= 9, "{named:?}");
+    for name in named {
+        assert!(
+            dir.join(format!("rulebook-{name}.1")).is_file(),
+            "rulebook-{name}.1"
+        );
+    }
+}
+
+/// Item 19: `cd / && rulebook list` (or the home directory, outside a repository) no longer
+/// walks the disk for nested rules: it says it did not.
+#[test]
+fn the_file_system_root_and_home_are_not_walked() {
+    let (code, stdout, stderr) = run_in(Path::new("/"), &["explain"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("is the file system root and in no repository, not a project"),
+        "{stdout}"
+    );
+    let p = Project::new();
+    p.write(
+        "deep/.cursor/rules/a.mdc",
+        b"---\nalwaysApply: true\n---\nA\n",
+    );
+    let at_home = || {
+        let output = std::process::Command::new(rulebook_tests::rulebook_binary())
+            .arg("--cwd")
+            .arg(p.root())
+            .arg("--home")
+            .arg(p.root())
+            .arg("explain")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let stdout = at_home();
+    assert!(stdout.contains("is the home directory"), "{stdout}");
+    assert!(!stdout.contains("a.mdc"), "{stdout}");
+    // In a repository the same tree is a project, walked.
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    let stdout = at_home();
+    assert!(
+        stdout.contains("a.mdc") && !stdout.contains("is the home directory"),
+        "{stdout}"
+    );
+}

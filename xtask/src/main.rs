@@ -52,8 +52,8 @@ commands:
                                   run the benchmarks, print the table
   fuzz [--seconds S] [TARGET...]  time-boxed random testing of frontmatter, protocol,
                                   ttsr (default: all three, 60 s each)
-  man [--out FILE]                write the rulebook(1) man page (default:
-                                  target/man/rulebook.1)
+  man [--dir DIR]                 write the rulebook(1) man page and one per
+                                  subcommand (default: target/man)
   mutants [CRATE…]                 mutation testing (cargo-mutants, copy mode, 2 jobs, each
                                    crate's own tests) of the stage crates; prints the table
  oracle [--check] [--case NAME] [--host ID] [--no-install]
@@ -373,37 +373,32 @@ fn mutants(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The man page, rendered by the binary itself (`clap_mangen`) so it never drifts from `--help`.
+/// The man pages, rendered by the binary itself (`clap_mangen`) so they never drift from
+/// `--help`: `rulebook.1` and one page per subcommand, which its SUBCOMMANDS section names.
 fn man(args: &[String]) -> Result<(), String> {
     let target =
         env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
-    let out = flag(args, "--out").map_or_else(|| target.join("man/rulebook.1"), PathBuf::from);
-    let output = cargo()
-        .args([
-            "run",
-            "--quiet",
-            "--locked",
-            "-p",
-            "rulebook-cli",
-            "--",
-            "man",
-        ])
-        .output()
-        .map_err(|e| format!("man: could not start cargo: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "man: rulebook man failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    if let Some(dir) = out.parent() {
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    fs::write(&out, &output.stdout).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let dir = flag(args, "--dir").map_or_else(|| target.join("man"), PathBuf::from);
+    run(
+        "write the man pages",
+        cargo()
+            .args([
+                "run",
+                "--quiet",
+                "--locked",
+                "-p",
+                "rulebook-cli",
+                "--",
+                "man",
+                "--dir",
+            ])
+            .arg(&dir),
+    )?;
+    let page = dir.join("rulebook.1");
     eprintln!(
-        "xtask: wrote {} (view it with `man {}`)",
-        out.display(),
-        out.display()
+        "xtask: wrote {} and a page per subcommand (view it with `man {}`)",
+        page.display(),
+        page.display()
     );
     Ok(())
 }

@@ -18,6 +18,7 @@
 mod commands;
 mod json;
 mod printer;
+mod shell;
 
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
@@ -71,7 +72,8 @@ pub(crate) struct Cli {
     json: bool,
 
     /// Load only these providers (comma-separated ids, e.g. cursor,windsurf).
-    #[arg(long, global = true, value_delimiter = ',', value_name = "ID,...")]
+    #[arg(long, global = true, value_delimiter = ',', value_name = "ID,...",
+          value_parser = shell::Known(shell::providers), hide_possible_values = true)]
     providers: Vec<String>,
 
     /// Never load this provider (repeatable, or comma-separated ids).
@@ -79,14 +81,17 @@ pub(crate) struct Cli {
         long = "no-provider",
         global = true,
         value_delimiter = ',',
-        value_name = "ID"
+        value_name = "ID",
+        value_parser = shell::Known(shell::providers),
+        hide_possible_values = true
     )]
     no_provider: Vec<String>,
 
     /// Answer as one real tool would load the rules here (list, explain, prompt, match):
     /// codex, claude, gemini, cline, continue (checked against the real tools), or cursor,
     /// windsurf, copilot, kiro, zed (documented, not verified).
-    #[arg(long = "as", global = true, value_name = "TOOL", value_parser = parse_host)]
+    #[arg(long = "as", global = true, value_name = "TOOL", value_parser = shell::HostParser,
+          hide_possible_values = true)]
     host: Option<Host>,
 
     /// With --as: show the prompt even when it holds the text of a file the tool reaches
@@ -175,16 +180,6 @@ fn check_provider_option(provider: &str, key: &str, value: &str) -> Result<(), S
     })
 }
 
-/// A `--as` value: a host id.
-fn parse_host(id: &str) -> Result<Host, String> {
-    Host::from_id(id).ok_or_else(|| {
-        format!(
-            "unknown tool `{id}`: use one of {}",
-            Host::ALL.map(Host::id).join(", ")
-        )
-    })
-}
-
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum ProfileArg {
     Reference,
@@ -262,7 +257,8 @@ enum Command {
         /// Only these rule files (default: every file any tool reads here).
         files: Vec<PathBuf>,
         /// Only these tools (comma-separated ids).
-        #[arg(long, value_delimiter = ',', value_parser = parse_host, value_name = "TOOL,...")]
+        #[arg(long, value_delimiter = ',', value_parser = shell::HostParser, value_name = "TOOL,...",
+              hide_possible_values = true)]
         hosts: Vec<Host>,
         /// Print each cell's reason below the table.
         #[arg(long)]
@@ -285,18 +281,26 @@ enum Command {
         #[arg(long)]
         no_watch: bool,
     },
-    /// Print the man page (roff); `cargo xtask man` writes it to a file.
+    /// Print the man page (roff), or with --dir write it and a page per subcommand
+    /// (rulebook-list.1, …, the pages its SUBCOMMANDS section names); `cargo xtask man`
+    /// writes them to target/man.
     #[command(hide = true)]
-    Man,
+    Man {
+        /// Write rulebook.1 and every subcommand's page into this directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
     // Commands that need no discovery.
     match &cli.command {
         Command::Completions { shell } => {
             let mut command = Cli::command();
-            let mut out = Vec::new();
             let shell = match shell {
                 ShellArg::Bash => clap_complete::Shell::Bash,
                 ShellArg::Zsh => clap_complete::Shell::Zsh,
@@ -304,10 +308,22 @@ fn main() -> ExitCode {
                 ShellArg::Powershell => clap_complete::Shell::PowerShell,
                 ShellArg::Elvish => clap_complete::Shell::Elvish,
             };
-            clap_complete::generate(shell, &mut command, "rulebook", &mut out);
+            let out = shell::script(shell, &mut command);
             return emit(&out, ExitCode::SUCCESS);
         }
-        Command::Man => {
+        Command::Man { dir: Some(dir) } => {
+            if let Err(err) = std::fs::create_dir_all(dir)
+                .and_then(|()| clap_mangen::generate_to(Cli::command(), dir))
+            {
+                eprintln!(
+                    "rulebook: cannot write the man pages to {}: {err}",
+                    printer::escape(&dir.display().to_string())
+                );
+                return ExitCode::FAILURE;
+            }
+            return ExitCode::SUCCESS;
+        }
+        Command::Man { dir: None } => {
             let mut out = Vec::new();
             if let Err(err) = clap_mangen::Man::new(Cli::command()).render(&mut out) {
                 eprintln!("rulebook: cannot render the man page: {err}");
@@ -523,7 +539,7 @@ fn main() -> ExitCode {
         Command::Match { .. } => commands::matches::run(&mut out, &match_paths),
         Command::Complete { prefix } => commands::complete::run(&mut out, prefix),
         Command::Completions { .. }
-        | Command::Man
+        | Command::Man { .. }
         | Command::Mcp { .. }
         | Command::Compare { .. } => ExitCode::SUCCESS,
     };
@@ -554,4 +570,30 @@ fn emit(bytes: &[u8], code: ExitCode) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A usage error in the one style of every error of the CLI (`rulebook: …`, exit 2); help
+/// and version go to standard output as clap prints them.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = err.print();
+        return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let rendered = err.render().to_string();
+    let text = rendered.strip_prefix("error: ").unwrap_or(&rendered);
+    eprint!("rulebook: {text}");
+    if !text.ends_with('\n') {
+        eprintln!();
+    }
+    ExitCode::from(2)
 }

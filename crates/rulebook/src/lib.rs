@@ -441,7 +441,27 @@ impl Rulebook {
         let (cwd, home, mut checks) = directories(cwd.as_ref(), home, options.profile);
         let mut ctx = options.load_context(&cwd, &home);
         // E11: one walk below the working directory for every provider's nested names.
-        if ctx.mechanisms.project_chain && !options.no_descendants && cwd.is_dir() {
+        // Hardening round 3, item 19: `/` or the home directory, outside any repository, is
+        // no project: walking it for nested rules would read the whole disk. Said, skipped.
+        let not_a_project = ctx.repo_root.is_none()
+            && (cwd.parent().is_none() || (!home.as_os_str().is_empty() && cwd == home));
+        if ctx.mechanisms.project_chain && !options.no_descendants && not_a_project {
+            checks.push(
+                Diagnostic::warning(
+                    DiagnosticCode::WalkFailed,
+                    format!(
+                        "{} is {} and in no repository, not a project: the directories below it are not searched for nested rules (run rulebook in a project, or give one with -C)",
+                        cwd.display(),
+                        if cwd.parent().is_none() {
+                            "the file system root"
+                        } else {
+                            "the home directory"
+                        }
+                    ),
+                )
+                .with_path(&cwd),
+            );
+        } else if ctx.mechanisms.project_chain && !options.no_descendants && cwd.is_dir() {
             let names = registry.nested_names();
             let found = rulebook_kit::fs::find_named(&cwd, &names);
             checks.extend(found.diagnostics);

@@ -18,10 +18,12 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     strict: bool,
     /// Report only these codes (comma-separated kebab-case names, e.g. yaml-syntax).
-    #[arg(long, value_delimiter = ',', value_name = "CODE,...")]
+    #[arg(long, value_delimiter = ',', value_name = "CODE,...",
+          value_parser = crate::shell::Known(crate::shell::codes), hide_possible_values = true)]
     select: Vec<String>,
     /// Never report these codes (comma-separated), e.g. --ignore unknown-key.
-    #[arg(long, value_delimiter = ',', value_name = "CODE,...")]
+    #[arg(long, value_delimiter = ',', value_name = "CODE,...",
+          value_parser = crate::shell::Known(crate::shell::codes), hide_possible_values = true)]
     ignore: Vec<String>,
 }
 

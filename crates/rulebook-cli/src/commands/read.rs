@@ -43,7 +43,7 @@ pub(crate) fn run(out: &mut Printer<'_>, url: &str) -> ExitCode {
                     available,
                 });
             }
-            eprintln!("{}", escape_lines(&err.to_string()));
+            eprintln!("rulebook: {}", escape_lines(&err.to_string()));
             ExitCode::FAILURE
         }
     }
