@@ -7,6 +7,9 @@
 //!   `walk_ceiling` stops it, for tests): `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`,
 //!   always-apply, root first, named by directory (`CLAUDE`, `.claude:CLAUDE`,
 //!   `CLAUDE.local` at the project root; `pkg:CLAUDE` below it; `..:CLAUDE` above it).
+//!   When none of them has text, Claude falls back to `AGENTS.md` and `.claude/AGENTS.md`:
+//!   those of the ancestors above the project root are read here (`..:AGENTS`), the
+//!   others are the `agents-md` provider's.
 //! - Descendants (E11): the same files below the working directory, scoped to their
 //!   directory.
 //! - `.claude/rules/**/*.md` in every directory of the chain, the working directory's first
@@ -143,8 +146,35 @@ impl Provider<RuleCapability> for ClaudeProvider {
             }
         }
         chain.reverse();
+        let before = out.items.len();
         for dir in &chain {
             load_dir_memories(ctx, &memory, dir, &imports, &mut out);
+        }
+        // Claude's AGENTS.md fallback, when no CLAUDE.md of the chain has text: the
+        // `AGENTS.md` and `.claude/AGENTS.md` of each ancestor above the project root (the
+        // `agents-md` provider reads those from the root down). Found by the
+        // provider-vs-golden test (`codex-git-file`, `codex-no-git`).
+        if out.items[before..]
+            .iter()
+            .all(|r| r.content.trim().is_empty())
+        {
+            for dir in chain.iter().filter(|d| !d.starts_with(&ctx.project_root)) {
+                for (file, stem) in [
+                    ("AGENTS.md", "AGENTS"),
+                    (".claude/AGENTS.md", ".claude:AGENTS"),
+                ] {
+                    let name = dir_scoped_name(dir, stem, &ctx.project_root, &ctx.home);
+                    load_memory(
+                        &memory,
+                        &dir.join(file),
+                        &name,
+                        Level::Project,
+                        Some(dir),
+                        &imports,
+                        &mut out,
+                    );
+                }
+            }
         }
         // Descendants (E11).
         let mut nested: Vec<PathBuf> = ["CLAUDE.md", "CLAUDE.local.md", ".claude"]

@@ -16,7 +16,11 @@
 //!   there is none); `paths: []` → never applies; any other `paths` → a warning, and the
 //!   rule applies everywhere (Cline fails open);
 //! - user rules from `~/Documents/Cline/Rules`, `~/Cline/Rules` and `~/.cline/rules`, after
-//!   the workspace's (which win a name clash).
+//!   the workspace's (which win a name clash);
+//! - and what Cline CLI (`@cline/core`) reads besides, so the union holds both: extensions
+//!   `*.md`, `*.markdown`, `*.txt` in any case, the workspace's `.cline/rules/`, the managed
+//!   packages `.cline/<dir>/rules.md` (`<dir>` holds `managed.json`, named
+//!   `cline:<dir>:rules`), and `~/.agents/AGENTS.md` (`~:agents:AGENTS`, always-apply).
 //!
 //! Fields follow [`FIELD_POLICY`]. The project boundary of Extended E10 is the workspace.
 //!
@@ -147,9 +151,40 @@ fn load_as_cline(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Ru
         }
     }
     let whole_file = std::fs::metadata(&source).is_ok_and(|m| m.is_file());
+    // What Cline CLI reads besides (`@cline/core`; the `cline-dedup`, `cline-names` and
+    // `cline-global` goldens): the workspace's `.cline/rules/`, the managed packages
+    // `.cline/<dir>/rules.md` whose directory holds `managed.json`, and the global
+    // `~/.agents/AGENTS.md`.
+    load_rules_dir(
+        loader,
+        &ctx.cwd.join(".cline/rules"),
+        Level::Project,
+        Some(&ctx.cwd),
+        out,
+    );
+    for dir in managed_packages(&ctx.cwd.join(".cline")) {
+        let name = format!(
+            "cline:{}:rules",
+            dir.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        );
+        loader.load_file(
+            &dir.join("rules.md"),
+            &name,
+            Level::Project,
+            Some(&ctx.cwd),
+            out,
+        );
+    }
     for rel in USER_DIRS {
         if let Some(dir) = ctx.in_home(rel) {
             load_rules_dir(loader, &dir, Level::User, None, out);
+        }
+    }
+    if let Some(global) = ctx.in_home(".agents/AGENTS.md") {
+        if let Some(i) = loader.load_file(&global, "~:agents:AGENTS", Level::User, None, out) {
+            apply_whole_file_default(&mut out.items[i]);
         }
     }
     let start = if whole_file { first + 1 } else { first };
@@ -160,6 +195,30 @@ fn load_as_cline(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Ru
     }
 }
 
+/// The directories of `.cline/` that hold a `managed.json` (Cline CLI's installed rule
+/// packages), sorted.
+fn managed_packages(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("managed.json").is_file() && p.file_name().is_some_and(|n| n != "rules"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The extensions of a rule file in a Cline rules directory, in any case: the VS Code
+/// extension reads `*.md` and `*.txt`, Cline CLI also `*.markdown`, any case (`U.MD`).
+fn is_rule_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| {
+        ["md", "markdown", "txt"]
+            .iter()
+            .any(|x| e.eq_ignore_ascii_case(x))
+    }) && path.file_stem().is_some_and(|s| !s.is_empty())
+}
+
 fn load_rules_dir(
     loader: &FileLoader,
     dir: &Path,
@@ -168,22 +227,15 @@ fn load_rules_dir(
     out: &mut LoadResult<Rule>,
 ) {
     let keep = |path: &Path| {
-        path.strip_prefix(dir).is_ok_and(|rel| {
-            rel.components()
-                .next()
-                .is_none_or(|c| !NOT_RULES.iter().any(|n| c.as_os_str() == *n))
-                || rel.components().count() == 1
-        })
+        is_rule_file(path)
+            && path.strip_prefix(dir).is_ok_and(|rel| {
+                rel.components()
+                    .next()
+                    .is_none_or(|c| !NOT_RULES.iter().any(|n| c.as_os_str() == *n))
+                    || rel.components().count() == 1
+            })
     };
-    loader.load_dir_where(
-        dir,
-        &["md", "txt"],
-        level,
-        root,
-        out,
-        &rulebook_kit::stem,
-        &keep,
-    );
+    loader.load_dir_where(dir, &["*"], level, root, out, &rulebook_kit::stem, &keep);
 }
 
 /// Cline's `paths` (its `UI/rule-conditionals.ts`): decides how the rule applies.

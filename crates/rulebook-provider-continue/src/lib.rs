@@ -4,7 +4,10 @@
 //!   `~/.continue/rules`, in lexicographic order, named by file name;
 //! - colocated `rules.md` files anywhere in the workspace (found by the one walk of E11),
 //!   named `<dir key>:rules`, whose globs Continue rewrites relative to their directory
-//!   (`*.tsx` → `<dir>/**/*.tsx`, `**/x.ts` → `<dir>/**/x.ts`; none → `<dir>/**/*`).
+//!   (`*.tsx` → `<dir>/**/*.tsx`, `**/x.ts` → `<dir>/**/x.ts`; none → `<dir>/**/*`);
+//! - the agent file `cn` reads, the first of `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
+//!   `CODEX.md` in the working directory: `AGENT.md` or `CODEX.md` is read here, always-apply
+//!   (the other two are the `agents-md` and `claude` providers' files).
 //!
 //! When a rule applies (Continue's `getSystemMessageWithRules`):
 //!
@@ -129,6 +132,28 @@ impl Provider<RuleCapability> for ContinueProvider {
                 .unwrap_or_default();
             sources.push((i, Some(rel)));
         }
+        // Continue's agent file: the first of these in the working directory. AGENTS.md and
+        // CLAUDE.md are their own providers' files; the other two only Continue reads
+        // (found by the provider-vs-golden test, `continue-agent-names`).
+        let agent_file = AGENT_FILES
+            .iter()
+            .map(|name| ctx.cwd.join(name))
+            .find(|path| path.is_file());
+        if let Some(path) = agent_file {
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+            if let (Some(stem), true) = (
+                stem,
+                ["AGENT", "CODEX"]
+                    .iter()
+                    .any(|n| path.ends_with(format!("{n}.md"))),
+            ) {
+                if let Some(i) =
+                    loader.load_file(&path, &stem, Level::Project, Some(&ctx.cwd), &mut out)
+                {
+                    rulebook_kit::apply_whole_file_default(&mut out.items[i]);
+                }
+            }
+        }
         let mut prompts = Vec::new();
         for (i, colocated) in sources {
             match apply(&mut out.items[i], colocated.as_deref()) {
@@ -149,6 +174,10 @@ impl Provider<RuleCapability> for ContinueProvider {
         Ok(out)
     }
 }
+
+/// The files Continue's `cn` reads as its agent file, the first that exists (its
+/// `loadAgentFiles`, observed with cn 1.5.47: `continue-agent-names` golden).
+const AGENT_FILES: [&str; 4] = ["AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md"];
 
 enum Applied {
     Rule(Option<Diagnostic>),

@@ -1,0 +1,100 @@
+//! Issue 29, item 2: the providers (the union view agents get) against the real tools. For
+//! every golden file `cargo xtask oracle` recorded from a real tool, the providers must
+//! find every file the tool loaded (a superset: the union view also keeps what the
+//! tool leaves for later). The union view is every default provider together: a file is
+//! one provider's (AGENTS.md is `agents-md`'s for every tool that reads it). A file missed
+//! is listed with the case, so drift between the providers and the tools shows here.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use rulebook::{Options, Rulebook};
+use rulebook_hosts::fixture::{Case, Golden, golden_path, relative};
+
+fn cases() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hosts");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("case.json").is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Known differences, each with its cause; each must still differ (the list cannot go
+/// stale). `(case, file)`: every tool and working directory of the case.
+const KNOWN: &[(&str, &str, &str)] = &[
+    (
+        "codex-override",
+        "r/AGENTS.md",
+        "the `agents-md` provider reads AGENTS.md as Codex does (SPEC-providers §3.2): an AGENTS.override.md beside it is read instead; Claude, Cline and Continue read AGENTS.md",
+    ),
+    (
+        "codex-blank-override",
+        "r/AGENTS.md",
+        "as `codex-override`: Codex picks the blank override and reads nothing (an info says so)",
+    ),
+];
+
+#[test]
+fn providers_find_every_file_the_real_tools_load() {
+    let mut known_seen = vec![false; KNOWN.len()];
+    let mut misses = Vec::new();
+    let mut checked = 0usize;
+    for dir in cases() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let case = Case::load(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(scratch.path()).unwrap();
+        case.materialize(&dir, &root).unwrap();
+        for host in case.hosts() {
+            for cwd in &case.cwds {
+                let Ok(text) = std::fs::read_to_string(golden_path(&dir, host, cwd)) else {
+                    continue;
+                };
+                let golden: Golden = serde_json::from_str(&text).unwrap();
+                let book = Rulebook::discover(
+                    root.join(cwd),
+                    Some(root.join(&case.home)),
+                    &Options::new(),
+                );
+                let found: BTreeSet<String> = book
+                    .all()
+                    .iter()
+                    .flat_map(|e| {
+                        std::iter::once(&e.item.path)
+                            .chain(&e.item.includes)
+                            .chain(e.item.source.real_path.as_ref())
+                    })
+                    .map(|p| relative(&root, p))
+                    .collect();
+                checked += 1;
+                for file in &golden.files {
+                    if let Some(k) = KNOWN
+                        .iter()
+                        .position(|(case, path, _)| *case == name && *path == file.path)
+                    {
+                        known_seen[k] |= !found.contains(&file.path);
+                        continue;
+                    }
+                    if !found.contains(&file.path) {
+                        misses.push(format!("{name} {host}@{cwd}: {} not found", file.path));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 200, "{checked} golden files");
+    for (seen, (case, path, _)) in known_seen.iter().zip(KNOWN) {
+        assert!(seen, "{case} {path}: listed in KNOWN but now found");
+    }
+    assert!(
+        misses.is_empty(),
+        "{} misses:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+}
