@@ -704,11 +704,20 @@ mod tests {
         // Let the noise run past several debounce times before the change.
         tokio::time::sleep(Duration::from_millis(300)).await;
         std::fs::write(rules.join("u.mdc"), "---\ndescription: U\n---\nTwo\n").unwrap();
-        let note = tokio::time::timeout(Duration::from_secs(20), client.next()).await;
+        // A refresh may read the noisy rule half written (a `list_changed` then): wait for
+        // the update of `u` itself.
+        let note = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                let note = client.next().await;
+                if note["method"] == "notifications/resources/updated" {
+                    return note;
+                }
+            }
+        })
+        .await;
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         noise.join().unwrap();
         let note = note.expect("the change was notified while the project stayed busy");
-        assert_eq!(note["method"], "notifications/resources/updated");
         assert_eq!(note["params"]["uri"], "rule://u");
         drop(client);
         session.await.unwrap().unwrap();
