@@ -32,10 +32,12 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("rulebook-protocol", &["rulebook-rule"][..]),
         ("rulebook-ttsr", &["rulebook-rule"][..]),
         ("rulebook-match", &["rulebook-rule"][..]),
-        // Host emulation reads as the tools read: the reader and the frontmatter parser.
+        // Host emulation: the dispatch and the guards, over the shared host types of the kit;
+        // a tool's emulation lives in its provider crate (issue 29), so hosts stands above
+        // the providers it dispatches to.
         (
             "rulebook-hosts",
-            &["rulebook-frontmatter", "rulebook-fs"][..],
+            &["rulebook-frontmatter", "rulebook-fs", "rulebook-kit"][..],
         ),
         (
             "rulebook",
@@ -112,9 +114,10 @@ fn dependencies_point_one_way() {
             let dep_name = dep["name"].as_str().unwrap();
             let is_dev = dep["kind"].as_str() == Some("dev");
             if names.contains(&dep_name) && !is_dev {
-                // The facade may use every provider crate (its default providers table).
-                let facade_provider =
-                    name == "rulebook" && dep_name.starts_with("rulebook-provider-");
+                // The facade may use every provider crate (its default providers table), and
+                // the host dispatch every provider that holds its tool's emulation.
+                let facade_provider = (name == "rulebook" || name == "rulebook-hosts")
+                    && dep_name.starts_with("rulebook-provider-");
                 assert!(
                     may.contains(&dep_name) || facade_provider,
                     "{name} depends on {dep_name}, which breaks the layering of ARCHITECTURE.md"

@@ -56,13 +56,6 @@ pub struct Generated {
     pub marker: String,
 }
 
-impl<'de> Deserialize<'de> for Host {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let id = String::deserialize(d)?;
-        Host::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("unknown host `{id}`")))
-    }
-}
-
 impl Case {
     /// Reads `dir/case.json`.
     pub fn load(dir: &Path) -> io::Result<Case> {

@@ -56,6 +56,7 @@
 //! ```
 
 pub mod coerce;
+pub mod host;
 mod imports;
 mod loader;
 

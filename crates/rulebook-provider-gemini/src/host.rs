@@ -21,11 +21,12 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
 
 const MAX_IMPORT_DEPTH: usize = 5;
 
-pub(crate) fn emulate(options: &HostOptions) -> HostView {
+/// What Gemini CLI loads when started in `options.cwd()` (see the module docs).
+pub fn emulate(options: &HostOptions) -> HostView {
     let mut view = HostView::new(Host::Gemini);
     let cwd = options.cwd();
     let gemini_dir = options.home().join(".gemini");
@@ -200,7 +201,7 @@ fn import_root(dir: &Path) -> PathBuf {
 
 /// The real path, or (for a missing file) the lexically normalized one.
 fn real(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| rulebook_fs::normalize_lexically(path))
+    std::fs::canonicalize(path).unwrap_or_else(|_| rulebook_kit::fs::normalize_lexically(path))
 }
 
 /// The file whose imports are being expanded: where its imports resolve and stop.
@@ -239,7 +240,7 @@ fn process_imports(
             out.push_str(import);
             continue;
         }
-        let full = rulebook_fs::normalize_lexically(&from.base.join(import));
+        let full = rulebook_kit::fs::normalize_lexically(&from.base.join(import));
         let is_url = ["file://", "http://", "https://"]
             .iter()
             .any(|p| import.starts_with(p));

@@ -7,16 +7,16 @@ use std::path::{Path, PathBuf};
 use globset::{GlobBuilder, GlobSetBuilder};
 
 /// The most directories one rules-directory listing reads (a bound against link farms).
-pub(crate) const MAX_DIRS: usize = 10_000;
+pub const MAX_DIRS: usize = 10_000;
 
 /// The directories one rules-directory listing has read, by real path: a directory reached
 /// twice (a link loop) is read once, and no more than [`MAX_DIRS`] are read.
 #[derive(Default)]
-pub(crate) struct Visited(HashSet<PathBuf>);
+pub struct Visited(HashSet<PathBuf>);
 
 impl Visited {
     /// Whether `dir` is to be read: not read yet, and the bound not reached. Records it.
-    pub(crate) fn first_visit(&mut self, dir: &Path) -> bool {
+    pub fn first_visit(&mut self, dir: &Path) -> bool {
         self.0.len() < MAX_DIRS
             && self
                 .0
@@ -26,38 +26,38 @@ impl Visited {
 
 /// The most bytes of one file an emulation reads: rulebook's rule size cap (1 MiB). The tools read a
 /// file whole; a larger one is read up to here and the view says so (see
-/// [`crate::emulate`]), so a 3 GiB AGENTS.md cannot take 3 GiB.
-pub(crate) const MAX_READ: u64 = 1024 * 1024;
+/// `rulebook_hosts::emulate`), so a 3 GiB AGENTS.md cannot take 3 GiB.
+pub const MAX_READ: u64 = 1024 * 1024;
 
 /// The bytes of a regular file (at most [`MAX_READ`] of them), or `None` (missing, not a
 /// regular file, unreadable).
-pub(crate) fn read(path: &Path) -> Option<Vec<u8>> {
-    rulebook_fs::read_prefix(path, MAX_READ).ok()
+pub fn read(path: &Path) -> Option<Vec<u8>> {
+    crate::fs::read_prefix(path, MAX_READ).ok()
 }
 
 /// The text of a regular file, invalid UTF-8 replaced by U+FFFD (as `String::from_utf8_lossy`
 /// and Node's `readFile(..., "utf-8")` both do).
-pub(crate) fn read_text(path: &Path) -> Option<String> {
+pub fn read_text(path: &Path) -> Option<String> {
     read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 /// Whether `path` names a regular file (following links), as `stat().isFile()`.
-pub(crate) fn is_file(path: &Path) -> bool {
+pub fn is_file(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// Whether `path` names a directory (following links).
-pub(crate) fn is_dir(path: &Path) -> bool {
+pub fn is_dir(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_dir())
 }
 
 /// Whether an entry of this name exists (any kind, a dangling link excluded).
-pub(crate) fn exists(path: &Path) -> bool {
+pub fn exists(path: &Path) -> bool {
     std::fs::metadata(path).is_ok()
 }
 
 /// The nearest ancestor of `cwd` (inclusive) holding an entry named `.git`.
-pub(crate) fn git_root(cwd: &Path) -> Option<PathBuf> {
+pub fn git_root(cwd: &Path) -> Option<PathBuf> {
     cwd.ancestors()
         .find(|d| exists(&d.join(".git")))
         .map(Path::to_path_buf)
@@ -65,15 +65,15 @@ pub(crate) fn git_root(cwd: &Path) -> Option<PathBuf> {
 
 /// Directories strictly below `root` holding an entry named `name` (one walk, as rulebook's
 /// providers find nested rule files).
-pub(crate) fn below(root: &Path, name: &str) -> Vec<PathBuf> {
-    rulebook_fs::find_named(root, &[name.to_string()])
+pub fn below(root: &Path, name: &str) -> Vec<PathBuf> {
+    crate::fs::find_named(root, &[name.to_string()])
         .by_name
         .remove(name)
         .unwrap_or_default()
 }
 
 /// The directories from `top` down to `bottom` inclusive (`bottom` must be under `top`).
-pub(crate) fn chain(top: &Path, bottom: &Path) -> Vec<PathBuf> {
+pub fn chain(top: &Path, bottom: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = bottom
         .ancestors()
         .take_while(|d| d.starts_with(top))
@@ -84,7 +84,7 @@ pub(crate) fn chain(top: &Path, bottom: &Path) -> Vec<PathBuf> {
 }
 
 /// The entries of a directory (names), sorted by their bytes; empty when it cannot be read.
-pub(crate) fn entries(dir: &Path) -> Vec<PathBuf> {
+pub fn entries(dir: &Path) -> Vec<PathBuf> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -98,17 +98,17 @@ pub(crate) fn entries(dir: &Path) -> Vec<PathBuf> {
     clippy::case_sensitive_file_extension_comparisons,
     reason = "the tools compare names case-sensitively (`name.endsWith('.md')`)"
 )]
-pub(crate) fn has_suffix(path: &Path, suffix: &str) -> bool {
+pub fn has_suffix(path: &Path, suffix: &str) -> bool {
     name(path).ends_with(suffix)
 }
 
 /// `path` relative to `cwd` when it lies under it (`CLAUDE.local.md`), else as it is.
-pub(crate) fn show(cwd: &Path, path: &Path) -> String {
+pub fn show(cwd: &Path, path: &Path) -> String {
     path.strip_prefix(cwd).unwrap_or(path).display().to_string()
 }
 
 /// The file name of `path` as text (lossy).
-pub(crate) fn name(path: &Path) -> String {
+pub fn name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
@@ -116,7 +116,7 @@ pub(crate) fn name(path: &Path) -> String {
 
 /// Whether `path`, relative to `base`, matches one of `globs` (a glob without `/` matches
 /// the file name at any depth). `false` for a path outside `base`.
-pub(crate) fn globs_match(base: &Path, globs: &[String], path: &Path) -> bool {
+pub fn globs_match(base: &Path, globs: &[String], path: &Path) -> bool {
     let Ok(rel) = path.strip_prefix(base) else {
         return false;
     };
@@ -135,7 +135,7 @@ pub(crate) fn globs_match(base: &Path, globs: &[String], path: &Path) -> bool {
 }
 
 /// The frontmatter map and body of a rule file, as rulebook's parser reads them.
-pub(crate) fn frontmatter(text: &str) -> (rulebook_frontmatter::Map, String) {
+pub fn frontmatter(text: &str) -> (rulebook_frontmatter::Map, String) {
     let parsed = rulebook_frontmatter::parse_frontmatter(
         text,
         &rulebook_frontmatter::ParseOptions::new()
@@ -145,7 +145,7 @@ pub(crate) fn frontmatter(text: &str) -> (rulebook_frontmatter::Map, String) {
 }
 
 /// A list of strings from a string or a list of strings.
-pub(crate) fn strings(value: Option<&rulebook_frontmatter::Value>) -> Vec<String> {
+pub fn strings(value: Option<&rulebook_frontmatter::Value>) -> Vec<String> {
     match value {
         Some(rulebook_frontmatter::Value::String(s)) => vec![s.clone()],
         Some(rulebook_frontmatter::Value::List(items)) => items

@@ -1,0 +1,326 @@
+//! The shared shape of a host emulation (behaviour.md §13, E12): the [`Host`]s, what a view
+//! of one holds ([`HostView`], [`HostFile`], [`Status`], [`Scope`]), how it is asked
+//! ([`HostOptions`]), and the reading helpers every emulation uses ([`util`]). A provider
+//! crate holds its tool's emulation on these; `rulebook-hosts` dispatches to them and
+//! guards what they show.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub mod util;
+
+/// One real tool whose loading of rule files can be emulated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Host {
+    /// Codex CLI (`@openai/codex`).
+    Codex,
+    /// Anthropic Claude Code.
+    Claude,
+    /// Google Gemini CLI.
+    Gemini,
+    /// Cline CLI.
+    Cline,
+    /// Continue CLI (`cn`).
+    Continue,
+    /// Cursor (documented, not verified).
+    Cursor,
+    /// Windsurf (documented, not verified).
+    Windsurf,
+    /// GitHub Copilot in VS Code (documented, not verified).
+    Copilot,
+    /// Kiro (documented, not verified).
+    Kiro,
+    /// Zed (documented, not verified).
+    Zed,
+}
+
+impl Host {
+    /// Every host, in the order of the CLI's `--as` values.
+    pub const ALL: [Host; 10] = [
+        Host::Codex,
+        Host::Claude,
+        Host::Gemini,
+        Host::Cline,
+        Host::Continue,
+        Host::Cursor,
+        Host::Windsurf,
+        Host::Copilot,
+        Host::Kiro,
+        Host::Zed,
+    ];
+
+    /// The id used on the command line (`--as codex`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Host::Codex => "codex",
+            Host::Claude => "claude",
+            Host::Gemini => "gemini",
+            Host::Cline => "cline",
+            Host::Continue => "continue",
+            Host::Cursor => "cursor",
+            Host::Windsurf => "windsurf",
+            Host::Copilot => "copilot",
+            Host::Kiro => "kiro",
+            Host::Zed => "zed",
+        }
+    }
+
+    /// The tool's name.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Host::Codex => "Codex CLI",
+            Host::Claude => "Claude Code",
+            Host::Gemini => "Gemini CLI",
+            Host::Cline => "Cline CLI",
+            Host::Continue => "Continue CLI (cn)",
+            Host::Cursor => "Cursor",
+            Host::Windsurf => "Windsurf",
+            Host::Copilot => "GitHub Copilot (VS Code)",
+            Host::Kiro => "Kiro",
+            Host::Zed => "Zed",
+        }
+    }
+
+    /// The version the emulation reproduces: the npm release the oracle ran, or `None` for a
+    /// tool that follows its documentation.
+    pub fn version(self) -> Option<&'static str> {
+        match self {
+            Host::Codex => Some("0.171.0"),
+            Host::Claude => Some("2.1.332"),
+            Host::Gemini => Some("0.61.0"),
+            Host::Cline => Some("3.0.65"),
+            Host::Continue => Some("1.5.47"),
+            _ => None,
+        }
+    }
+
+    /// Whether the emulation was checked against the real tool (golden files in
+    /// `fixtures/hosts/`); otherwise it follows the tool's documentation.
+    pub fn verified(self) -> bool {
+        self.version().is_some()
+    }
+
+    /// "verified against Codex CLI 0.171.0" or "documented, not verified".
+    pub fn provenance(self) -> String {
+        match self.version() {
+            Some(version) => format!("verified against {} {version}", self.display_name()),
+            None => format!("{}: documented, not verified", self.display_name()),
+        }
+    }
+
+    /// The host of an id (`codex`, `claude`, ...).
+    pub fn from_id(id: &str) -> Option<Host> {
+        Host::ALL.into_iter().find(|h| h.id() == id)
+    }
+}
+
+/// A host by its id (`"claude"`), as fixture files name it.
+impl<'de> serde::Deserialize<'de> for Host {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(d)?;
+        Host::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("unknown host `{id}`")))
+    }
+}
+
+impl fmt::Display for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// Where an emulation looks.
+#[derive(Debug, Clone)]
+pub struct HostOptions {
+    cwd: PathBuf,
+    home: PathBuf,
+    show_outside: bool,
+}
+
+impl HostOptions {
+    /// The tool started in `cwd`, for the user whose home is `home`.
+    pub fn new(cwd: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
+        Self {
+            cwd: cwd.into(),
+            home: home.into(),
+            show_outside: false,
+        }
+    }
+
+    /// Shows the prompt even when a file it holds lies outside the project (a link the tool
+    /// follows). Off by default: such a view reports the file and withholds the text.
+    #[must_use]
+    pub fn show_outside(mut self, yes: bool) -> Self {
+        self.show_outside = yes;
+        self
+    }
+
+    /// Whether outside text is shown (see [`HostOptions::show_outside`]).
+    pub fn shows_outside(&self) -> bool {
+        self.show_outside
+    }
+
+    /// The directory the tool starts in.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The user's home directory.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+}
+
+/// Whether a file is the user's or the project's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// Under the home directory, read for every project.
+    User,
+    /// Part of the project (or above it, where the tool walks past its root).
+    Project,
+}
+
+/// What the tool does with one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Status {
+    /// Loaded whole at start.
+    Loaded,
+    /// Loaded at start, cut at `truncated_at` bytes of the file.
+    Cut {
+        /// The byte offset of the file where the tool cuts it.
+        truncated_at: usize,
+    },
+    /// Loaded only when the tool touches a file these globs match (relative to `base`).
+    Scoped {
+        /// The directory the globs are relative to.
+        base: PathBuf,
+        /// The globs.
+        globs: Vec<String>,
+    },
+    /// Offered to the model by description, or read on request; not in the prompt at start.
+    OnRequest,
+    /// Not read.
+    NotRead,
+}
+
+impl Status {
+    /// A short word for tables: `loaded`, `cut`, `scoped`, `on-request`, `not read`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Status::Loaded => "loaded",
+            Status::Cut { .. } => "cut",
+            Status::Scoped { .. } => "scoped",
+            Status::OnRequest => "on-request",
+            Status::NotRead => "not read",
+        }
+    }
+
+    /// Loaded for work anywhere under `dir` (a nested rule file's scope).
+    pub fn under(dir: PathBuf) -> Status {
+        Status::Scoped {
+            base: dir,
+            globs: vec!["**".into()],
+        }
+    }
+
+    /// Loaded at start, whole or cut.
+    pub fn is_loaded(&self) -> bool {
+        matches!(self, Status::Loaded | Status::Cut { .. })
+    }
+}
+
+/// One file the tool loads or could have loaded, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HostFile {
+    /// The file, as the tool found it.
+    pub path: PathBuf,
+    /// User or project.
+    pub scope: Scope,
+    /// What the tool does with it.
+    #[serde(flatten)]
+    pub status: Status,
+    /// Why, in one sentence.
+    pub reason: String,
+    /// The file whose import brought this one in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imported_by: Option<PathBuf>,
+    /// The real path of a file the tool reaches through a link out of the project (see
+    /// the crate's docs); `None` for a file inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside: Option<PathBuf>,
+}
+
+/// What one tool loads in one directory.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostView {
+    /// The tool.
+    pub host: Host,
+    /// Every file the tool loads at start, in its order, then the files it considered and
+    /// did not load (each with its reason).
+    pub files: Vec<HostFile>,
+    /// The text the tool puts in front of the model, in its wrapping, as far as it was
+    /// observed (empty when nothing loads).
+    pub prompt: String,
+    /// Caveats of this emulation for this tree (an order the tool does not fix, ...).
+    pub notes: Vec<String>,
+}
+
+impl HostView {
+    /// An empty view of `host`: an emulation fills it.
+    pub fn new(host: Host) -> Self {
+        Self {
+            host,
+            files: Vec::new(),
+            prompt: String::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The files loaded at start, in the tool's order.
+    pub fn loaded(&self) -> impl Iterator<Item = &HostFile> + '_ {
+        self.files.iter().filter(|f| f.status.is_loaded())
+    }
+
+    /// The files the tool would add when it touches `path` (absolute, or relative to the
+    /// tool's working directory `cwd`): scoped files whose globs match it.
+    pub fn touching(&self, cwd: &Path, path: &Path) -> Vec<&HostFile> {
+        let path = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            cwd.join(path)
+        };
+        self.files
+            .iter()
+            .filter(|f| match &f.status {
+                Status::Scoped { base, globs } => util::globs_match(base, globs, &path),
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Adds a file found at `path` (not imported, inside the project).
+    pub fn push(&mut self, path: PathBuf, scope: Scope, status: Status, reason: impl Into<String>) {
+        self.files.push(HostFile {
+            path,
+            scope,
+            status,
+            reason: reason.into(),
+            imported_by: None,
+            outside: None,
+        });
+    }
+
+    /// Puts the loaded files first (stable), the others after, in the order found.
+    #[must_use]
+    pub fn finish(mut self) -> Self {
+        let (mut loaded, rest): (Vec<_>, Vec<_>) =
+            self.files.into_iter().partition(|f| f.status.is_loaded());
+        loaded.extend(rest);
+        self.files = loaded;
+        self
+    }
+}
