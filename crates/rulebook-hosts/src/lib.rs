@@ -42,10 +42,6 @@
 //! assert!(view.prompt.contains("<INSTRUCTIONS>\nRun the tests.\n\n</INSTRUCTIONS>"));
 //! ```
 
-mod claude;
-mod cline;
-mod codex;
-mod continue_cli;
 mod documented;
 
 pub mod fixture;
@@ -58,11 +54,11 @@ pub use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Statu
 /// What `host` loads when started in `options.cwd()` by the user of `options.home()`.
 pub fn emulate(host: Host, options: &HostOptions) -> HostView {
     let view = match host {
-        Host::Codex => codex::emulate(options),
-        Host::Claude => claude::emulate(options),
+        Host::Codex => rulebook_provider_agents_md::host::emulate(options),
+        Host::Claude => rulebook_provider_claude::host::emulate(options),
         Host::Gemini => rulebook_provider_gemini::host::emulate(options),
-        Host::Cline => cline::emulate(options),
-        Host::Continue => continue_cli::emulate(options),
+        Host::Cline => rulebook_provider_cline::host::emulate(options),
+        Host::Continue => rulebook_provider_continue::host::emulate(options),
         Host::Cursor => documented::cursor(options),
         Host::Windsurf => documented::windsurf(options),
         Host::Copilot => documented::copilot(options),

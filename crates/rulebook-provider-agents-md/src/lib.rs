@@ -19,6 +19,10 @@
 //! - `agents.md` in lower case is read by Windsurf, not by Codex: an `info` when it stands
 //!   alone.
 //!
+//! [`host`] is the tool's own view (`--as`): what the real tool loads here, in its order and
+//! wrapping, checked against the real tool where it could be run (`rulebook-hosts`
+//! dispatches to it and guards what it shows).
+//!
 //! Depends on `rulebook-kit`.
 //!
 //! ```
@@ -32,6 +36,8 @@
 //! assert_eq!(loaded.items[0].always_apply, Some(true));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+pub mod host;
 
 use std::path::{Path, PathBuf};
 

@@ -23,6 +23,10 @@
 //!   cycle stopped, outside the project refused unless the option
 //!   `allow_external_imports` is `true`; [`Rule::includes`] lists the imported files.
 //!
+//! [`host`] is the tool's own view (`--as`): what the real tool loads here, in its order and
+//! wrapping, checked against the real tool where it could be run (`rulebook-hosts`
+//! dispatches to it and guards what it shows).
+//!
 //! Depends on `rulebook-kit`.
 //!
 //! ```
@@ -38,6 +42,8 @@
 //! assert_eq!(&*loaded.items[0].content, "See the docs");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+pub mod host;
 
 use std::path::{Path, PathBuf};
 

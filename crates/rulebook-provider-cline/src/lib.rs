@@ -24,7 +24,13 @@
 //!
 //! Fields follow [`FIELD_POLICY`]. The project boundary of Extended E10 is the workspace.
 //!
+//! [`host`] is the tool's own view (`--as`): what the real tool loads here, in its order and
+//! wrapping, checked against the real tool where it could be run (`rulebook-hosts`
+//! dispatches to it and guards what it shows).
+//!
 //! Depends on `rulebook-kit`.
+
+pub mod host;
 
 use std::path::Path;
 

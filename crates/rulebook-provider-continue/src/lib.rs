@@ -21,6 +21,10 @@
 //! `regex` (a trigger on file contents) is not supported: a warning, and the rule applies
 //! by its globs alone. `invokable: true` files are prompts, not rules: an `info`, skipped.
 //!
+//! [`host`] is the tool's own view (`--as`): what the real tool loads here, in its order and
+//! wrapping, checked against the real tool where it could be run (`rulebook-hosts`
+//! dispatches to it and guards what it shows).
+//!
 //! Depends on `rulebook-kit`.
 //!
 //! ```
@@ -34,6 +38,8 @@
 //! assert_eq!(loaded.items[0].always_apply, Some(true));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+pub mod host;
 
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,

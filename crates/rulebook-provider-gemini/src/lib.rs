@@ -13,6 +13,10 @@
 //!   space, starting with `.`, `/` or a letter; not in code), 5 levels deep, confined to the
 //!   project root (without a repository, to the importing file's directory).
 //!
+//! [`host`] is the tool's own view (`--as`): what the real tool loads here, in its order and
+//! wrapping, checked against the real tool where it could be run (`rulebook-hosts`
+//! dispatches to it and guards what it shows).
+//!
 //! Depends on `rulebook-kit`.
 //!
 //! ```

@@ -4,14 +4,15 @@
 
 use std::path::PathBuf;
 
-use crate::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 
 /// `project_doc_max_bytes`' default.
 pub(crate) const BUDGET: usize = 32 * 1024;
 const CANDIDATES: [&str; 2] = ["AGENTS.override.md", "AGENTS.md"];
 const SEPARATOR: &str = "\n\n--- project-doc ---\n\n";
 
-pub(crate) fn emulate(options: &HostOptions) -> HostView {
+/// What Codex loads when started in `options.cwd()` (see the module docs).
+pub fn emulate(options: &HostOptions) -> HostView {
     let mut view = HostView::new(Host::Codex);
     let cwd = options.cwd();
     let mut parts: Vec<String> = Vec::new();

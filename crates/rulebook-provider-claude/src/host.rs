@@ -23,7 +23,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
 
 const MAX_IMPORT_DEPTH: usize = 4;
 
@@ -54,7 +54,8 @@ struct Loader<'a> {
     project_texts: Vec<String>,
 }
 
-pub(crate) fn emulate(options: &HostOptions) -> HostView {
+/// What Claude Code loads when started in `options.cwd()` (see the module docs).
+pub fn emulate(options: &HostOptions) -> HostView {
     let cwd = options.cwd();
     let home = options.home();
     let mut loader = Loader {
@@ -218,7 +219,7 @@ impl Loader<'_> {
             } else {
                 base.join(&target)
             };
-            let resolved = rulebook_fs::normalize_lexically(&resolved);
+            let resolved = rulebook_kit::fs::normalize_lexically(&resolved);
             if kind != Kind::User && !resolved.starts_with(self.cwd) {
                 if util::is_file(&resolved) {
                     self.view.files.push(HostFile {
@@ -248,13 +249,13 @@ impl Loader<'_> {
             };
             let (fm, _) = util::frontmatter(&raw);
             match fm.get("paths") {
-                Some(rulebook_frontmatter::Value::List(items)) if items.is_empty() => {
+                Some(rulebook_kit::frontmatter::Value::List(items)) if items.is_empty() => {
                     unconditional += 1;
                     self.memory(&path, kind, "a rule with `paths: []` is unconditional");
                 }
                 Some(
-                    value @ (rulebook_frontmatter::Value::List(_)
-                    | rulebook_frontmatter::Value::String(_)),
+                    value @ (rulebook_kit::frontmatter::Value::List(_)
+                    | rulebook_kit::frontmatter::Value::String(_)),
                 ) => {
                     let globs = util::strings(Some(value));
                     let scope = if kind == Kind::User {

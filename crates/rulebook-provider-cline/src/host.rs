@@ -22,9 +22,9 @@
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use rulebook_frontmatter::Value;
+use rulebook_kit::frontmatter::Value;
 
-use crate::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 
 struct Entry {
     title: String,
@@ -33,7 +33,8 @@ struct Entry {
     body: String,
 }
 
-pub(crate) fn emulate(options: &HostOptions) -> HostView {
+/// What Cline CLI loads when started in `options.cwd()` (see the module docs).
+pub fn emulate(options: &HostOptions) -> HostView {
     let mut view = HostView::new(Host::Cline);
     let cwd = options.cwd();
     let home = options.home();
@@ -183,9 +184,9 @@ fn read(raw: &str) -> Result<Read, &'static str> {
     let mut name = None;
     if let Some(meta) = meta {
         let wrapped = format!("---\n{meta}\n---\n");
-        let parsed = rulebook_frontmatter::parse_frontmatter(
+        let parsed = rulebook_kit::frontmatter::parse_frontmatter(
             &wrapped,
-            &rulebook_frontmatter::ParseOptions::new(),
+            &rulebook_kit::frontmatter::ParseOptions::new(),
         );
         if !parsed.warnings.is_empty() {
             return Err("its frontmatter does not parse: Cline drops the rule");

@@ -13,13 +13,14 @@
 
 use std::path::{Path, PathBuf};
 
-use rulebook_frontmatter::Value;
+use rulebook_kit::frontmatter::Value;
 
-use crate::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 
 const AGENT_FILES: [&str; 4] = ["AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md"];
 
-pub(crate) fn emulate(options: &HostOptions) -> HostView {
+/// What Continue's `cn` loads when started in `options.cwd()` (see the module docs).
+pub fn emulate(options: &HostOptions) -> HostView {
     let mut view = HostView::new(Host::Continue);
     let cwd = options.cwd();
     let mut parts = Vec::new();
