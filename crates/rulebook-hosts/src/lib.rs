@@ -25,8 +25,11 @@
 //!   (Codex only up to its 32 KiB budget), so a view over a larger file says, in a note,
 //!   that what lies past the first MiB is not in it.
 //!
-//! Depends on `rulebook-fs` (reading), `rulebook-frontmatter` (the keys of rule files) and
-//! `globset` (the globs of rules that load when a file is touched).
+//! Each tool's emulation lives in its provider crate (`rulebook_provider_claude::host`, ...),
+//! written on the kit's shared shape (`rulebook_kit::host`); this crate is the dispatch
+//! ([`emulate`]), the two guards, and the golden files' format ([`fixture`]).
+//!
+//! Depends on `rulebook-kit` and the ten provider crates whose tools it emulates.
 //!
 //! ```
 //! use rulebook_hosts::{emulate, Host, HostOptions};
@@ -41,8 +44,6 @@
 //! assert_eq!(view.loaded().count(), 1);
 //! assert!(view.prompt.contains("<INSTRUCTIONS>\nRun the tests.\n\n</INSTRUCTIONS>"));
 //! ```
-
-mod documented;
 
 pub mod fixture;
 
@@ -59,11 +60,11 @@ pub fn emulate(host: Host, options: &HostOptions) -> HostView {
         Host::Gemini => rulebook_provider_gemini::host::emulate(options),
         Host::Cline => rulebook_provider_cline::host::emulate(options),
         Host::Continue => rulebook_provider_continue::host::emulate(options),
-        Host::Cursor => documented::cursor(options),
-        Host::Windsurf => documented::windsurf(options),
-        Host::Copilot => documented::copilot(options),
-        Host::Kiro => documented::kiro(options),
-        Host::Zed => documented::zed(options),
+        Host::Cursor => rulebook_provider_cursor::host::emulate(options),
+        Host::Windsurf => rulebook_provider_windsurf::host::emulate(options),
+        Host::Copilot => rulebook_provider_copilot::host::emulate(options),
+        Host::Kiro => rulebook_provider_kiro::host::emulate(options),
+        Host::Zed => rulebook_provider_zed::host::emulate(options),
     };
     guard(view, options).finish()
 }

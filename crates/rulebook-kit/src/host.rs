@@ -1,6 +1,7 @@
 //! The shared shape of a host emulation (behaviour.md §13, E12): the [`Host`]s, what a view
 //! of one holds ([`HostView`], [`HostFile`], [`Status`], [`Scope`]), how it is asked
-//! ([`HostOptions`]), and the reading helpers every emulation uses ([`util`]). A provider
+//! ([`HostOptions`]), the reading helpers every emulation uses ([`util`]), and what the views
+//! of the tools that cannot be run here share ([`documented`]). A provider
 //! crate holds its tool's emulation on these; `rulebook-hosts` dispatches to them and
 //! guards what they show.
 
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub mod documented;
 pub mod util;
 
 /// One real tool whose loading of rule files can be emulated.

@@ -15,6 +15,10 @@
 //! `excludeAgent` equal to the agent kind (option `agent_kind`, default `coding-agent`) →
 //! never applies.
 //!
+//! [`host`] is the tool's own view (`--as`): what the tool loads here, in its order, as
+//! its documentation tells (it cannot be run here: "documented, not verified");
+//! `rulebook-hosts` dispatches to it and guards what it shows.
+//!
 //! Depends on `rulebook-kit`.
 //!
 //! ```
@@ -28,6 +32,8 @@
 //! assert_eq!(loaded.items[0].name, "copilot-instructions");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+pub mod host;
 
 use std::path::Path;
 

@@ -13,7 +13,13 @@
 //! Extended, `.cursorrules` is read too, and is always-apply unless its frontmatter sets
 //! `alwaysApply`.
 //!
+//! [`host`] is the tool's own view (`--as`): what the tool loads here, in its order, as
+//! its documentation tells (it cannot be run here: "documented, not verified");
+//! `rulebook-hosts` dispatches to it and guards what it shows.
+//!
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+
+pub mod host;
 
 use rulebook_kit::FileLoader;
 use rulebook_kit::coerce::{

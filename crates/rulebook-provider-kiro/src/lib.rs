@@ -10,6 +10,10 @@
 //! | `auto` | the rulebook, by its description (none: no bucket) |
 //! | anything else | a warning, and always-apply |
 //!
+//! [`host`] is the tool's own view (`--as`): what the tool loads here, in its order, as
+//! its documentation tells (it cannot be run here: "documented, not verified");
+//! `rulebook-hosts` dispatches to it and guards what it shows.
+//!
 //! Depends on `rulebook-kit`.
 //!
 //! ```
@@ -23,6 +27,8 @@
 //! assert_eq!(loaded.items[0].always_apply, Some(true));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+pub mod host;
 
 use std::path::Path;
 

@@ -16,7 +16,13 @@
 //!   when a file matches `globs`; `manual` → only read through `rule://`. The trigger
 //!   overrides `alwaysApply`. An unknown trigger is a warning and is ignored.
 //!
+//! [`host`] is the tool's own view (`--as`): what the tool loads here, in its order, as
+//! its documentation tells (it cannot be run here: "documented, not verified");
+//! `rulebook-hosts` dispatches to it and guards what it shows.
+//!
 //! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+
+pub mod host;
 
 use std::path::Path;
 

@@ -7,6 +7,10 @@
 //! providers, so rulebook reads them all; when `.rules` is there with one of them, an
 //! `info` says Zed would use only `.rules`.
 //!
+//! [`host`] is the tool's own view (`--as`): what the tool loads here, in its order, as
+//! its documentation tells (it cannot be run here: "documented, not verified");
+//! `rulebook-hosts` dispatches to it and guards what it shows.
+//!
 //! Depends on `rulebook-kit`.
 //!
 //! ```
@@ -19,6 +23,8 @@
 //! assert_eq!(&*loaded.items[0].content, "Keep it short.");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+pub mod host;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
@@ -33,8 +39,10 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
     GlobsPolicy::StringsOnly,
 );
 
-/// The names Zed would prefer or pass over for `.rules`, in its order.
-const OTHER_NAMES: &[&str] = &[
+/// The names Zed reads at a worktree root, in its order: the first that exists is its one
+/// rules file (`.rules` first).
+pub const NAMES: [&str; 9] = [
+    ".rules",
     ".cursorrules",
     ".windsurfrules",
     ".clinerules",
@@ -44,6 +52,9 @@ const OTHER_NAMES: &[&str] = &[
     "CLAUDE.md",
     "GEMINI.md",
 ];
+
+/// The names Zed would prefer or pass over for `.rules`, in its order.
+const OTHER_NAMES: &[&str] = NAMES.split_at(1).1;
 
 /// The Zed provider (id `zed`, priority 20).
 #[derive(Debug, Clone, Copy, Default)]

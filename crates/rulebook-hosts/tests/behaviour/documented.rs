@@ -1,13 +1,14 @@
-//! The documented hosts (Cursor, Windsurf, Copilot in VS Code; `src/documented.rs`, from
-//! each tool's documentation as behaviour.md §13 reads it): the rule types, the reasons
-//! and the prompt (the loaded texts, blank ones left out, joined by blank lines).
+//! The documented hosts (Cursor, Windsurf, Copilot in VS Code, Kiro, Zed; each in the
+//! `host` module of its provider crate, from each tool's documentation as behaviour.md §13
+//! reads it): the rule types, the reasons and the prompt (the loaded texts, blank ones left out, joined by blank lines).
 
 use rulebook_hosts::{Host, Status};
 
 use crate::{Tree, entry, loaded};
 
 /// Cursor's rule types (docs "Rules"): `alwaysApply: true` loads at start, `globs` attach
-/// the rule to matching files (a comma-separated list, as Cursor writes it), a
+/// the rule to matching files (a comma-separated list, as Cursor writes it, split as the
+/// provider splits it: a comma inside `{…}` is the glob's own), a
 /// `description` lets the agent request it, and a rule with none is manual (@-mentioned).
 #[test]
 fn cursor_rule_types() {
@@ -18,7 +19,7 @@ fn cursor_rule_types() {
     )
     .file(
         "r/.cursor/rules/globs.mdc",
-        "---\nglobs: src/**/*.ts, docs/*.md\n---\nGlobs.\n",
+        "---\nglobs: src/**/*.{ts,tsx}, docs/*.md\n---\nGlobs.\n",
     )
     .file(
         "r/.cursor/rules/asked.mdc",
@@ -34,7 +35,7 @@ fn cursor_rule_types() {
         entry(&view, &tree, "r/.cursor/rules/globs.mdc").status,
         Status::Scoped {
             base: tree.path("r"),
-            globs: vec!["src/**/*.ts".into(), "docs/*.md".into()]
+            globs: vec!["src/**/*.{ts,tsx}".into(), "docs/*.md".into()]
         }
     );
     let asked = entry(&view, &tree, "r/.cursor/rules/asked.mdc");

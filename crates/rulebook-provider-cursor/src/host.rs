@@ -1,0 +1,83 @@
+//! Cursor as the tool itself loads rule files (`--as cursor`), from its documentation: it cannot
+//! be run here, so the view says "documented, not verified" (behaviour.md §13).
+
+use rulebook_kit::coerce::split_globs;
+use rulebook_kit::frontmatter::Value;
+use rulebook_kit::host::documented::{agents_md, render, rule_files, start, whole};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+
+/// Cursor: `.cursor/rules/**/*.mdc|md` at the workspace root and nested, `.cursorrules`,
+/// `AGENTS.md`. Rule types: alwaysApply → always; globs → auto attached; description →
+/// agent requested; none → manual.
+pub fn emulate(options: &HostOptions) -> HostView {
+    let mut view = start(Host::Cursor);
+    let mut bodies = Vec::new();
+    let root = options.cwd();
+    let mut dirs = vec![root.to_path_buf()];
+    dirs.extend(util::below(root, ".cursor"));
+    for dir in dirs {
+        for path in rule_files(&dir.join(".cursor").join("rules"), &["mdc", "md"]) {
+            let Some(text) = util::read_text(&path) else {
+                continue;
+            };
+            let (fm, body) = util::frontmatter(&text);
+            let always = fm.get("alwaysApply").and_then(Value::as_bool) == Some(true);
+            let globs = util::strings(fm.get("globs"))
+                .iter()
+                .flat_map(|g| split_globs(g))
+                .collect::<Vec<_>>();
+            let description = fm
+                .get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| !d.trim().is_empty());
+            let nested = dir != root;
+            if always && !nested {
+                view.push(path, Scope::Project, Status::Loaded, "alwaysApply: true");
+                bodies.push(body);
+            } else if always || !globs.is_empty() {
+                let globs = if globs.is_empty() {
+                    vec!["**".to_string()]
+                } else {
+                    globs
+                };
+                view.push(
+                    path,
+                    Scope::Project,
+                    Status::Scoped {
+                        base: dir.clone(),
+                        globs,
+                    },
+                    if nested {
+                        "a nested rule applies to files under its directory"
+                    } else {
+                        "auto attached: globs"
+                    },
+                );
+            } else if description {
+                view.push(
+                    path,
+                    Scope::Project,
+                    Status::OnRequest,
+                    "agent requested: the model sees its description and may read it",
+                );
+            } else {
+                view.push(
+                    path,
+                    Scope::Project,
+                    Status::OnRequest,
+                    "manual: only when @-mentioned",
+                );
+            }
+        }
+    }
+    whole(
+        &mut view,
+        &mut bodies,
+        root.join(".cursorrules"),
+        Scope::Project,
+        ".cursorrules (legacy) is still applied",
+    );
+    agents_md(&mut view, &mut bodies, root, true);
+    render(&mut view, &bodies);
+    view
+}

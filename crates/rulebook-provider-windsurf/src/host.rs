@@ -1,0 +1,107 @@
+//! Windsurf as the tool itself loads rule files (`--as windsurf`), from its documentation: it cannot
+//! be run here, so the view says "documented, not verified" (behaviour.md §13).
+
+use rulebook_kit::coerce::split_globs;
+use rulebook_kit::frontmatter::Value;
+use rulebook_kit::host::documented::{agents_md, render, rule_files, start, whole};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+
+/// Windsurf: `.windsurf/rules/*.md` from the git root down to the workspace and below,
+/// `.windsurfrules`, the global `~/.codeium/windsurf/memories/global_rules.md`, `AGENTS.md`.
+/// `trigger:` `always_on` / `glob` / `model_decision` / `manual`. A rule file is limited to 12,000
+/// characters (documented).
+pub fn emulate(options: &HostOptions) -> HostView {
+    const LIMIT: usize = 12_000;
+    let mut view = start(Host::Windsurf);
+    let mut bodies = Vec::new();
+    let cwd = options.cwd();
+    whole(
+        &mut view,
+        &mut bodies,
+        options
+            .home()
+            .join(".codeium/windsurf/memories/global_rules.md"),
+        Scope::User,
+        "global rules",
+    );
+    let top = util::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let mut dirs = util::chain(&top, cwd);
+    dirs.extend(util::below(cwd, ".windsurf"));
+    for dir in dirs {
+        for path in rule_files(&dir.join(".windsurf").join("rules"), &["md"]) {
+            let Some(text) = util::read_text(&path) else {
+                continue;
+            };
+            let (fm, body) = util::frontmatter(&text);
+            let trigger = fm
+                .get("trigger")
+                .and_then(Value::as_str)
+                .unwrap_or("always_on")
+                .to_string();
+            let below_cwd = !cwd.starts_with(&dir);
+            match trigger.as_str() {
+                "always_on" if !below_cwd => {
+                    let status = match text.char_indices().nth(LIMIT) {
+                        Some((at, _)) => Status::Cut { truncated_at: at },
+                        None => Status::Loaded,
+                    };
+                    let cut_body = match &status {
+                        Status::Cut { .. } => body.chars().take(LIMIT).collect(),
+                        _ => body,
+                    };
+                    view.push(path, Scope::Project, status, "trigger: always_on");
+                    bodies.push(cut_body);
+                }
+                "always_on" => view.push(
+                    path,
+                    Scope::Project,
+                    Status::under(dir.clone()),
+                    "a rule of a subdirectory applies to work inside it",
+                ),
+                "glob" => {
+                    let globs = util::strings(fm.get("globs"))
+                        .iter()
+                        .flat_map(|g| split_globs(g))
+                        .collect::<Vec<_>>();
+                    view.push(
+                        path,
+                        Scope::Project,
+                        Status::Scoped {
+                            base: dir.clone(),
+                            globs,
+                        },
+                        "trigger: glob",
+                    );
+                }
+                "model_decision" => view.push(
+                    path,
+                    Scope::Project,
+                    Status::OnRequest,
+                    "trigger: model_decision: the model sees its description",
+                ),
+                "manual" => view.push(
+                    path,
+                    Scope::Project,
+                    Status::OnRequest,
+                    "trigger: manual: only when @-mentioned",
+                ),
+                other => view.push(
+                    path,
+                    Scope::Project,
+                    Status::NotRead,
+                    format!("unknown trigger `{other}`"),
+                ),
+            }
+        }
+    }
+    whole(
+        &mut view,
+        &mut bodies,
+        cwd.join(".windsurfrules"),
+        Scope::Project,
+        ".windsurfrules (legacy)",
+    );
+    agents_md(&mut view, &mut bodies, cwd, true);
+    render(&mut view, &bodies);
+    view
+}
