@@ -1,7 +1,6 @@
 //! `@path` imports (SPEC-providers §2.5): the text of an imported file replaces the token,
-//! recursively. Claude Code's reading: a token starts at the beginning of the text or after
-//! white space and runs to the next white space; it is not a token inside a code span or a
-//! fenced block; paths are relative to the importing file (or `~/…`, or absolute).
+//! recursively. Tokens are found by the one tokenizer ([`import_tokens`]) in the importing
+//! tool's [`Dialect`]; paths are relative to the importing file (or `~/…`, or absolute).
 //!
 //! A missing file, a cycle, an import deeper than the limit, one outside the boundary
 //! (unless allowed), one larger than the size cap, or one past the bound on the expanded
@@ -16,6 +15,10 @@ use std::path::{Path, PathBuf};
 use rulebook_fs::{ReadOptions, read_rule};
 use rulebook_rule::{Diagnostic, DiagnosticCode};
 
+mod tokens;
+
+pub use tokens::{Dialect, ImportToken, import_tokens};
+
 /// How imports are expanded.
 #[derive(Debug, Clone)]
 pub struct ImportOptions {
@@ -28,9 +31,8 @@ pub struct ImportOptions {
     pub allow_outside: bool,
     /// The home directory, for `~/…`.
     pub home: PathBuf,
-    /// Gemini's recognition: a token's first character must be `.`, `/` or an ASCII letter
-    /// (Claude's: anything but white space).
-    pub path_start_rule: bool,
+    /// Whose recognition of a token: Claude Code's or Gemini CLI's.
+    pub dialect: Dialect,
     /// The size cap: no imported file larger than this is read, and the imports of one
     /// file add at most this many bytes in all (a fan-out of repeated imports cannot grow
     /// the text without bound). `None`: no cap.
@@ -89,82 +91,46 @@ fn expand(text: &str, file: &Path, depth: usize, state: &mut State<'_>) -> Strin
     let options = state.options;
     let base = file.parent().unwrap_or(Path::new("."));
     let mut out = String::with_capacity(text.len());
-    let mut fenced = false;
-    for (n, line) in text.split_inclusive('\n').enumerate() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fenced = !fenced;
-            out.push_str(line);
-            continue;
-        }
-        if fenced || !line.contains('@') {
-            out.push_str(line);
-            continue;
-        }
-        let mut in_code = false;
-        let mut previous: Option<char> = None;
-        let mut chars = line.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
-            if c == '`' {
-                in_code = !in_code;
-                out.push(c);
-                previous = Some(c);
-                continue;
-            }
-            let starts_token = c == '@' && !in_code && previous.is_none_or(char::is_whitespace);
-            if !starts_token {
-                out.push(c);
-                previous = Some(c);
-                continue;
-            }
-            let rest = &line[i + 1..];
-            let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            let token = &rest[..len];
-            let bad_start = options.path_start_rule
-                && !token
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c == '.' || c == '/' || c.is_ascii_alphabetic());
-            if token.is_empty() || bad_start {
-                out.push(c);
-                previous = Some(c);
-                continue;
-            }
-            let target = if let Some(rel) = token.strip_prefix("~/") {
-                options.home.join(rel)
-            } else if Path::new(token).is_absolute() {
-                PathBuf::from(token)
-            } else {
-                base.join(token)
-            };
-            match import(&target, depth, state) {
-                Ok(text) => out.push_str(&text),
-                Err(why) => {
-                    if let Some(why) = why {
-                        state.diagnostics.push(
-                            Diagnostic::warning(
-                                DiagnosticCode::ImportFailed,
-                                format!(
-                                    "import @{token} in {} (line {}): {why}; it is left as written",
-                                    file.display(),
-                                    n + 1
-                                ),
-                            )
-                            .with_path(file)
-                            .at(Some(n + 1), None),
-                        );
-                    }
-                    out.push('@');
-                    out.push_str(token);
+    let (mut last, mut line, mut counted) = (0, 1, 0);
+    for token in import_tokens(text, options.dialect) {
+        out.push_str(&text[last..token.range.start]);
+        last = token.range.end;
+        let written = &text[token.range.start + 1..token.range.end];
+        let path = token.path;
+        let target = if let Some(rel) = path.strip_prefix("~/") {
+            options.home.join(rel)
+        } else if Path::new(path).is_absolute() {
+            PathBuf::from(path)
+        } else {
+            base.join(path)
+        };
+        match import(&target, depth, state) {
+            Ok(imported) => out.push_str(&imported),
+            Err(why) => {
+                if let Some(why) = why {
+                    line += text.as_bytes()[counted..token.range.start]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count();
+                    counted = token.range.start;
+                    state.diagnostics.push(
+                        Diagnostic::warning(
+                            DiagnosticCode::ImportFailed,
+                            format!(
+                                "import @{written} in {} (line {line}): {why}; it is left as written",
+                                file.display(),
+                            ),
+                        )
+                        .with_path(file)
+                        .at(Some(line), None),
+                    );
                 }
+                out.push('@');
+                out.push_str(written);
             }
-            // Skip the token's characters.
-            while chars.peek().is_some_and(|&(j, _)| j < i + 1 + len) {
-                chars.next();
-            }
-            previous = token.chars().last();
         }
     }
+    out.push_str(&text[last..]);
     out
 }
 

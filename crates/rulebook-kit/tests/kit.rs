@@ -11,9 +11,9 @@ use rulebook_kit::coerce::{
 };
 use rulebook_kit::frontmatter::Recovery;
 use rulebook_kit::{
-    Activation, ImportOptions, LoadContext, Map, Mechanisms, Place, Rule, SourceMeta, Value,
-    apply_whole_file_default, dir_key, dir_scoped_name, expand_imports, project_dirs, recovery,
-    scope_to_directory,
+    Activation, Dialect, ImportOptions, LoadContext, Map, Mechanisms, Place, Rule, SourceMeta,
+    Value, apply_whole_file_default, dir_key, dir_scoped_name, expand_imports, project_dirs,
+    recovery, scope_to_directory,
 };
 
 const NATIVE: FieldPolicy = FieldPolicy::new(
@@ -298,7 +298,7 @@ fn imports_are_expanded_recursively_and_failures_are_said() {
         boundary: root.clone(),
         allow_outside: false,
         home: PathBuf::from("/nonexistent-home"),
-        path_start_rule: false,
+        dialect: Dialect::Claude,
         max_size: None,
     };
     let file = root.join("CLAUDE.md");
@@ -347,12 +347,16 @@ fn what_is_an_import_and_how_deep_it_goes() {
     std::fs::create_dir_all(root.join("folder")).unwrap();
     std::fs::create_dir_all(top.join("home")).unwrap();
     std::fs::write(top.join("home/mine.md"), "MINE").unwrap();
-    let options = |max_depth, path_start_rule| ImportOptions {
+    let options = |max_depth, gemini: bool| ImportOptions {
         max_depth,
         boundary: root.clone(),
         allow_outside: false,
         home: top.join("home"),
-        path_start_rule,
+        dialect: if gemini {
+            Dialect::Gemini
+        } else {
+            Dialect::Claude
+        },
         max_size: None,
     };
     let file = root.join("CLAUDE.md");
@@ -599,12 +603,16 @@ fn cycles_to_the_root_code_spans_and_path_starts() {
     std::fs::write(root.join("a.md"), "a @CLAUDE.md").unwrap();
     std::fs::write(root.join("_x.md"), "X").unwrap();
     std::fs::write(root.join("x.md"), "X").unwrap();
-    let options = |path_start_rule| ImportOptions {
+    let options = |gemini: bool| ImportOptions {
         max_depth: 5,
         boundary: root.clone(),
         allow_outside: false,
         home: root.join("home"),
-        path_start_rule,
+        dialect: if gemini {
+            Dialect::Gemini
+        } else {
+            Dialect::Claude
+        },
         max_size: None,
     };
     let file = root.join("CLAUDE.md");

@@ -372,78 +372,12 @@ fn strip_block_comments(text: &str) -> String {
     out
 }
 
-/// The `@path` imports of a text: at its start or after white space, outside code spans and
-/// fenced blocks; `#fragment` removed.
+/// The `@path` imports of a text, as Claude Code recognizes them (the kit's one tokenizer).
 fn imports(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
-        let line = without_code_spans(line);
-        let chars: Vec<char> = line.chars().collect();
-        let mut i = 0;
-        while i < chars.len() {
-            if chars[i] == '@' && (i == 0 || chars[i - 1].is_whitespace()) {
-                let start = i + 1;
-                let mut j = start;
-                while j < chars.len() && !chars[j].is_whitespace() {
-                    j += 1;
-                }
-                let token: String = chars[start..j].iter().collect();
-                let token = token.split('#').next().unwrap_or_default().to_string();
-                if !token.is_empty() && is_text_path(&token) {
-                    out.push(token);
-                }
-                i = j;
-            } else {
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
-/// A line with its code spans blanked out.
-fn without_code_spans(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(start) = rest.find('`') {
-        let run = rest[start..].chars().take_while(|&c| c == '`').count();
-        let ticks = &rest[start..start + run];
-        let after = &rest[start + run..];
-        match after.find(ticks) {
-            Some(end) => {
-                out.push_str(&rest[..start]);
-                out.push(' ');
-                rest = &after[end + run..];
-            }
-            None => {
-                out.push_str(&rest[..start + run]);
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Claude Code imports text files only.
-fn is_text_path(token: &str) -> bool {
-    const BINARY: [&str; 14] = [
-        "png", "jpg", "jpeg", "gif", "webp", "bmp", "ico", "pdf", "zip", "gz", "tar", "mp3", "mp4",
-        "wasm",
-    ];
-    match Path::new(token).extension() {
-        Some(ext) => !BINARY.contains(&ext.to_string_lossy().to_ascii_lowercase().as_str()),
-        None => true,
-    }
+    rulebook_kit::import_tokens(text, rulebook_kit::Dialect::Claude)
+        .into_iter()
+        .map(|t| t.path.to_string())
+        .collect()
 }
 
 #[cfg(test)]
@@ -473,24 +407,6 @@ mod tests {
             strip_block_comments("    ```\n<!-- gone -->\nb\n"),
             "    ```\nb\n"
         );
-    }
-
-    /// A code span hides the `@` inside it wherever it stands in the span; text between two
-    /// spans is not code; a backtick that never closes is a literal character, and an `@`
-    /// right after it follows no white space, so it is no import (Claude Code's import
-    /// rule, module doc).
-    #[test]
-    fn code_spans_hide_imports_only_between_their_ticks() {
-        assert!(imports("Run `cd @b.md` first\n").is_empty());
-        assert_eq!(imports("`a` @b.md `c`\n"), ["b.md"]);
-        assert_eq!(imports("``x ` @y`` @b.md\n"), ["b.md"]);
-        assert!(imports("`@x.md is not closed\n").is_empty());
-    }
-
-    #[test]
-    fn imports_skip_code_and_words() {
-        let text = "See @docs/a.md and `@docs/b.md`.\n```\n@c.md\n```\nmail me@example.com @x.png @y.md#part\n";
-        assert_eq!(imports(text), ["docs/a.md", "y.md"]);
     }
 
     #[test]

@@ -120,7 +120,7 @@ impl Provider<RuleCapability> for ClaudeProvider {
             boundary: ctx.project_root.clone(),
             allow_outside: ctx.option("claude", "allow_external_imports") == Some("true"),
             home: ctx.home.clone(),
-            path_start_rule: false,
+            dialect: rulebook_kit::Dialect::Claude,
             max_size: ctx.mechanisms.size_cap,
         };
         // The user's file.

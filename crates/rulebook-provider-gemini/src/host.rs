@@ -228,18 +228,12 @@ fn process_imports(
     if from.depth >= MAX_IMPORT_DEPTH {
         return content.to_string();
     }
-    let regions = code_regions(content.as_bytes());
     let mut out = String::with_capacity(content.len());
     let mut last = 0;
-    for (start, end) in find_imports(content.as_bytes()) {
-        let import = &content[start + 1..end];
-        out.push_str(&content[last..start]);
-        last = end;
-        if regions.iter().any(|&(s, e)| start >= s && start < e) {
-            out.push('@');
-            out.push_str(import);
-            continue;
-        }
+    for token in rulebook_kit::import_tokens(content, rulebook_kit::Dialect::Gemini) {
+        let import = token.path;
+        out.push_str(&content[last..token.range.start]);
+        last = token.range.end;
         let full = rulebook_kit::fs::normalize_lexically(&from.base.join(import));
         let is_url = ["file://", "http://", "https://"]
             .iter()
@@ -302,92 +296,4 @@ fn process_imports(
     }
     out.push_str(&content[last..]);
     out
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// `findImports`: `@` at the start or after white space, to the next white space; the path
-/// must start with `.`, `/` or an ASCII letter. Byte ranges of `@path`.
-fn find_imports(s: &[u8]) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < s.len() {
-        let Some(at) = s[i..].iter().position(|&b| b == b'@').map(|p| p + i) else {
-            break;
-        };
-        if at > 0 && !is_space(s[at - 1]) {
-            i = at + 1;
-            continue;
-        }
-        let mut j = at + 1;
-        while j < s.len() && !is_space(s[j]) {
-            j += 1;
-        }
-        if j > at + 1 {
-            let first = s[at + 1];
-            if first == b'.' || first == b'/' || first.is_ascii_alphabetic() {
-                out.push((at, j));
-            }
-        }
-        i = j + 1;
-    }
-    out
-}
-
-/// `findCodeRegions`: the matches of ``/(`+)([\s\S]*?)\1/g``, as a backtracking regex
-/// finds them.
-fn code_regions(s: &[u8]) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut p = 0;
-    'outer: while p < s.len() {
-        if s[p] != b'`' {
-            p += 1;
-            continue;
-        }
-        let run = s[p..].iter().take_while(|&&b| b == b'`').count();
-        for k in (1..=run).rev() {
-            let mut q = p + k;
-            while q + k <= s.len() {
-                if s[q..q + k].iter().all(|&b| b == b'`') {
-                    out.push((p, q + k));
-                    p = q + k;
-                    continue 'outer;
-                }
-                q += 1;
-            }
-        }
-        p += 1;
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn imports_need_a_space_before_and_a_path_start() {
-        let s = b"@./a.md x@b.md @-no @Upper.md\n@/abs";
-        let found: Vec<&[u8]> = find_imports(s).iter().map(|&(a, b)| &s[a..b]).collect();
-        assert_eq!(found, [&b"@./a.md"[..], b"@Upper.md", b"@/abs"]);
-    }
-
-    /// `findImports` takes an `@` with nothing after it (at the end of the text, or before
-    /// white space) for no import: it is text.
-    #[test]
-    fn a_lone_at_sign_is_text() {
-        assert!(find_imports(b"mail @").is_empty());
-        assert!(find_imports(b"@ @\n").is_empty());
-        assert_eq!(find_imports(b"@ @x"), [(2, 4)]);
-    }
-
-    #[test]
-    fn code_regions_follow_the_regex() {
-        assert_eq!(code_regions(b"a `b` c"), [(2, 5)]);
-        assert_eq!(code_regions(b"```\n@x\n```"), [(0, 10)]);
-        // `` then a single ` : the two-tick run finds no partner, one tick does.
-        assert_eq!(code_regions(b"``a`"), [(0, 2)]);
-    }
 }

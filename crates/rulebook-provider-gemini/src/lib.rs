@@ -190,7 +190,7 @@ fn imports(ctx: &LoadContext, dir: &Path, in_repo: bool) -> ImportOptions {
         boundary: std::fs::canonicalize(&boundary).unwrap_or(boundary),
         allow_outside: false,
         home: ctx.home.clone(),
-        path_start_rule: true,
+        dialect: rulebook_kit::Dialect::Gemini,
         max_size: ctx.mechanisms.size_cap,
     }
 }

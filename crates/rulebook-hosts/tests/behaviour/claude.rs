@@ -1,5 +1,6 @@
-//! Claude Code 2.1.332 (observed offline; `src/claude.rs`): scopes, `.claude/rules`
-//! without and with `paths:`, the AGENTS.md fallback's reasons, and the notes.
+//! Claude Code 2.1.332 (observed offline; `rulebook_provider_claude::host`): scopes,
+//! `.claude/rules` without and with `paths:`, the AGENTS.md fallback's reasons, and the
+//! notes.
 
 use rulebook_hosts::{Host, Scope, Status};
 

@@ -1,5 +1,6 @@
-//! Continue CLI (`cn`) 1.5.47 (`src/systemMessage.ts`; `src/continue_cli.rs`): which
-//! `.continue/rules` files are rules, which load at start, and the reasons of the others.
+//! Continue CLI (`cn`) 1.5.47 (`src/systemMessage.ts`; `rulebook_provider_continue::host`):
+//! which `.continue/rules` files are rules, which load at start, and the reasons of the
+//! others.
 
 use rulebook_hosts::{Host, Status};
 
