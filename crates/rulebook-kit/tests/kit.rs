@@ -419,6 +419,11 @@ fn what_is_an_import_and_how_deep_it_goes() {
     // The warning names the line.
     let missing = expand_imports("first\nsecond @gone.md", &file, &options(4, false));
     assert_eq!(missing.diagnostics[0].line, Some(2));
+    // Claude's dialect (the tokenizer the emulation shares): a `#fragment` is dropped from
+    // the path, a binary file is no import, a token may follow a code span right away.
+    let claude = expand_imports("@x.md#part @x.png `c`@x.md", &file, &options(4, false));
+    assert_eq!(claude.text, "X @x.png `c`X");
+    assert!(claude.diagnostics.is_empty());
 }
 
 /// `FileLoader` on a real tree: the project directories of E11 (names, glob roots, the
