@@ -1,15 +1,17 @@
 //! Issue 29, item 2: the providers (the union view agents get) against the real tools. For
 //! every golden file `cargo xtask oracle` recorded from a real tool, the providers must
 //! find every file the tool loaded (a superset: the union view also keeps what the
-//! tool leaves for later). The union view is every default provider together: a file is
-//! one provider's (AGENTS.md is `agents-md`'s for every tool that reads it). A file missed
-//! is listed with the case, so drift between the providers and the tools shows here.
+//! tool leaves for later), with the same activation: a file the tool loads at start is, in
+//! the union view, an active always-apply rule or imported by one. The union view is every
+//! default provider together: a file is one provider's (AGENTS.md is `agents-md`'s for
+//! every tool that reads it). A file missed, or found with another activation, is listed
+//! with the case, so drift between the providers and the tools shows here.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use rulebook::{Options, Rulebook};
+use rulebook::{Options, RuleBucket, Rulebook};
 use rulebook_hosts::fixture::{Case, Golden, golden_path, relative};
 
 fn cases() -> Vec<PathBuf> {
@@ -39,9 +41,55 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Known differences of activation, each with its cause; each must still differ.
+/// `(case, file, cwd)`.
+const KNOWN_ACTIVATION: &[(&str, &str, &str, &str)] = &[
+    (
+        "cline-keys",
+        "ws/.clinerules/api.md",
+        "ws",
+        "the `cline` provider reads `paths:` as the VS Code extension does (`UI/rule-conditionals.ts`: attached to matching files); Cline CLI ignores it and loads the rule at start",
+    ),
+    (
+        "cline-dedup",
+        "ws/.cline/rules/x.md",
+        "ws",
+        "Cline CLI keeps one rule per title, the last read (`.cline/rules/x.md` after `.clinerules/x.md`); in the union view both are named `x` and the first of the provider wins, as the extension reads `.clinerules` only",
+    ),
+    (
+        "cline-override",
+        "home/Documents/Cline/Rules/style.md",
+        "ws",
+        "as `cline-dedup`: Cline CLI's last title read wins, so a global rule overrides the workspace's; the `cline` provider follows the extension, where the workspace's rule wins a name clash",
+    ),
+];
+
+/// How the union view holds `file`: `None` when it is what the tool does at start (an active
+/// always-apply rule, or imported by one), else what it is instead.
+fn activation(book: &Rulebook, root: &Path, file: &str) -> Option<String> {
+    let mut fates = Vec::new();
+    for (i, entry) in book.all().iter().enumerate() {
+        let covers = std::iter::once(&entry.item.path)
+            .chain(&entry.item.includes)
+            .chain(entry.item.source.real_path.as_ref())
+            .any(|p| relative(root, p) == file);
+        if !covers {
+            continue;
+        }
+        match book.entry_placement(i).map(|p| p.bucket) {
+            Some(Some(RuleBucket::AlwaysApply)) => return None,
+            Some(Some(bucket)) => fates.push(format!("{} in {}", entry.item.name, bucket.as_str())),
+            Some(None) => fates.push(format!("{} in no bucket", entry.item.name)),
+            None => fates.push(format!("{} shadowed or invalid", entry.item.name)),
+        }
+    }
+    Some(fates.join(", "))
+}
+
 #[test]
-fn providers_find_every_file_the_real_tools_load() {
+fn providers_find_every_file_the_real_tools_load_with_the_same_activation() {
     let mut known_seen = vec![false; KNOWN.len()];
+    let mut known_activation_seen = vec![false; KNOWN_ACTIVATION.len()];
     let mut misses = Vec::new();
     let mut checked = 0usize;
     for dir in cases() {
@@ -82,7 +130,21 @@ fn providers_find_every_file_the_real_tools_load() {
                     }
                     if !found.contains(&file.path) {
                         misses.push(format!("{name} {host}@{cwd}: {} not found", file.path));
+                        continue;
                     }
+                    let Some(instead) = activation(&book, &root, &file.path) else {
+                        continue;
+                    };
+                    if let Some(k) = KNOWN_ACTIVATION.iter().position(|(case, path, at, _)| {
+                        *case == name && *path == file.path && at == cwd
+                    }) {
+                        known_activation_seen[k] = true;
+                        continue;
+                    }
+                    misses.push(format!(
+                        "{name} {host}@{cwd}: {} is loaded at start by the tool, but in the union view: {instead}",
+                        file.path
+                    ));
                 }
             }
         }
@@ -90,6 +152,12 @@ fn providers_find_every_file_the_real_tools_load() {
     assert!(checked >= 200, "{checked} golden files");
     for (seen, (case, path, _)) in known_seen.iter().zip(KNOWN) {
         assert!(seen, "{case} {path}: listed in KNOWN but now found");
+    }
+    for (seen, (case, path, cwd, _)) in known_activation_seen.iter().zip(KNOWN_ACTIVATION) {
+        assert!(
+            seen,
+            "{case} {path}@{cwd}: listed in KNOWN_ACTIVATION but now the same"
+        );
     }
     assert!(
         misses.is_empty(),
