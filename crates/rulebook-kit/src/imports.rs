@@ -1,6 +1,7 @@
-//! `@path` imports (SPEC-providers §2.5): the text of an imported file replaces the token,
-//! recursively. Tokens are found by the one tokenizer ([`import_tokens`]) in the importing
-//! tool's [`Dialect`]; paths are relative to the importing file (or `~/…`, or absolute).
+//! `@path` imports (behaviour.md §13: the `claude` and `gemini` rows): the text of an imported file
+//! replaces the token, recursively. Tokens are found by the one tokenizer ([`import_tokens`]) in
+//! the importing tool's [`Dialect`]; paths are relative to the importing file (or `~/…`, or
+//! absolute).
 //!
 //! A missing file, a cycle, an import deeper than the limit, one outside the boundary
 //! (unless allowed), one larger than the size cap, or one past the bound on the expanded

@@ -92,7 +92,7 @@ pub fn recovery(mechanisms: &Mechanisms) -> Recovery {
     }
 }
 
-/// The key of a directory in rule names (SPEC-providers §2.3): its path relative to the
+/// The key of a directory in rule names (behaviour.md §13, E11): its path relative to the
 /// project root with `/` as `:` (`packages/api` → `packages:api`); `..` for each step above
 /// the root; `~` under the home; empty for the root itself. A per-directory file is named
 /// `<key>:<stem>` (or `<stem>` at the root), so names never contain `/` and round-trip

@@ -1,5 +1,5 @@
-//! The `AGENTS.md` rules provider (SPEC-providers §3.2), Extended only: the file nearly
-//! every agent reads, read as Codex reads it.
+//! The `AGENTS.md` rules provider (behaviour.md §13, the `agents-md` row), Extended only: the file
+//! nearly every agent reads, read as Codex reads it.
 //!
 //! - User: `$CODEX_HOME` (option `codex_home`, else the environment variable, else
 //!   `~/.codex`): the first **non-empty** of `AGENTS.override.md`, `AGENTS.md` →

@@ -1,5 +1,5 @@
-//! The `agents` rules provider: the fifth provider the original added after the seeds
-//! were written (SPEC-providers §3.1), Extended only (behaviour.md §11: not in the seeds).
+//! The `agents` rules provider: the fifth provider the original added after the seeds were written
+//! (behaviour.md §13, the `agents` row), Extended only (behaviour.md §11: not in the seeds).
 //!
 //! - Project: `.agent/rules` then `.agents/rules` in each directory from the working
 //!   directory up to the repository root (outside a repository: up to the home when the

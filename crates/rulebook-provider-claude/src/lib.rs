@@ -1,4 +1,4 @@
-//! The Claude Code rules provider (SPEC-providers §3.3, §E12), Extended only.
+//! The Claude Code rules provider (behaviour.md §13: the `claude` row, E12), Extended only.
 //!
 //! - User: `~/.claude/CLAUDE.md` → `~:CLAUDE` (always-apply); `~/.claude/rules/**/*.md` at
 //!   user level, after the project's (which win a name clash).

@@ -1,4 +1,4 @@
-//! The Cline rules provider (behaviour.md §5; SPEC-providers §3.10).
+//! The Cline rules provider (behaviour.md §5 and §13).
 //!
 //! Reference (the original's reading): the nearest `.clinerules` from the working directory
 //! upward: a directory → every `*.md` in it (at any depth), named by file name; a file → one
@@ -131,7 +131,7 @@ fn load_as_original(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult
     }
 }
 
-/// The user rule directories Cline reads (SPEC-providers §3.10), in order.
+/// The user rule directories Cline reads (behaviour.md §13, the `cline` row), in order.
 const USER_DIRS: &[&str] = &["Documents/Cline/Rules", "Cline/Rules", ".cline/rules"];
 
 /// The directories of `.clinerules/` that hold no rules for Cline.

@@ -1,4 +1,4 @@
-//! The Continue rules provider (SPEC-providers §3.7), Extended only.
+//! The Continue rules provider (behaviour.md §13, the `continue` row), Extended only.
 //!
 //! - `.continue/rules/**/*.md` in the workspace (the working directory), then
 //!   `~/.continue/rules`, in lexicographic order, named by file name;

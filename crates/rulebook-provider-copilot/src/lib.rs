@@ -1,4 +1,4 @@
-//! The GitHub Copilot rules provider (SPEC-providers §3.4), Extended only.
+//! The GitHub Copilot rules provider (behaviour.md §13, the `copilot` row), Extended only.
 //!
 //! - `<project root>/.github/copilot-instructions.md` → `copilot-instructions`,
 //!   always-apply, raw;

@@ -1,4 +1,4 @@
-//! The Gemini CLI rules provider (SPEC-providers §3.5), Extended only.
+//! The Gemini CLI rules provider (behaviour.md §13, the `gemini` row), Extended only.
 //!
 //! - Names: option `file_names` (comma-separated; default `GEMINI.md`); a name another
 //!   provider owns (`AGENTS.md`, `CLAUDE.md`) is skipped with an `info`, so one file is not

@@ -1,4 +1,4 @@
-//! The Kiro steering provider (SPEC-providers §3.6), Extended only:
+//! The Kiro steering provider (behaviour.md §13, the `kiro` row), Extended only:
 //! `<project root>/.kiro/steering/*.md`, then `~/.kiro/steering/*.md` (the workspace wins a
 //! name clash), top level only.
 //!

@@ -1,5 +1,5 @@
-//! The Roo Code rules provider (SPEC-providers §3.8), Extended only. Roo Code was retired
-//! in 2026; the provider serves repositories that keep its files.
+//! The Roo Code rules provider (behaviour.md §13, the `roo` row), Extended only. Roo Code was
+//! retired in 2026; the provider serves repositories that keep its files.
 //!
 //! - `.roo/rules/**`: files of any extension but Roo's cache and system files (`*.log`,
 //!   `*.bak`, `*.lock`, `*.tmp`), in Roo's order (by file name, case-insensitively, across

@@ -1,5 +1,6 @@
-//! The Zed rules provider (SPEC-providers §3.9), Extended only: `<project root>/.rules`,
-//! one always-apply rule named `rules`, its text trimmed (Zed parses no frontmatter).
+//! The Zed rules provider (behaviour.md §13, the `zed` row), Extended only:
+//! `<project root>/.rules`, one always-apply rule named `rules`, its text trimmed (Zed parses
+//! no frontmatter).
 //!
 //! Zed reads one file per worktree, the first of `.rules`, `.cursorrules`,
 //! `.windsurfrules`, `.clinerules`, `.github/copilot-instructions.md`, `AGENT.md`,

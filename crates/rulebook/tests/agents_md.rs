@@ -1,5 +1,5 @@
-//! The `agents-md` provider on the cases of SPEC-providers §5 (T1–T14, T16), each in a
-//! scratch tree with a `.git` marker, as Codex reads them.
+//! The `agents-md` provider on the ecosystem's test cases (behaviour.md §13; T1–T14,
+//! T16), each in a scratch tree with a `.git` marker, as Codex reads them.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};

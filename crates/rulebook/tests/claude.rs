@@ -1,5 +1,5 @@
-//! The `claude` provider on the cases of SPEC-providers §5 (T17–T35, T84), each in a
-//! scratch tree (`w/` holds the repository `r/` and the home `h/`; Claude's walk up the
+//! The `claude` provider on the ecosystem's test cases (behaviour.md §13; T17–T35, T84),
+//! each in a scratch tree (`w/` holds the repository `r/` and the home `h/`; Claude's walk up the
 //! tree stops at `w/`).
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 

@@ -1,5 +1,5 @@
-//! The Copilot, Gemini and Kiro providers on the cases of SPEC-providers §5 (T36–T60), each
-//! in a scratch repository `r/` with a home `h/`.
+//! The Copilot, Gemini and Kiro providers on the ecosystem's test cases (behaviour.md §13;
+//! T36–T60), each in a scratch repository `r/` with a home `h/`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! The `agents`, Continue, Roo and Zed providers beyond what their scenarios show:
-//! SPEC-providers T64, T66, T71, T73 and T82 (the scenarios `agents-chain`,
+//! the ecosystem's test cases T64, T66, T71, T73 and T82 (the scenarios `agents-chain`,
 //! `continue-rules`, `roo-rules`, `roo-legacy` and `zed-rules` pin the rest, both profiles).
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 

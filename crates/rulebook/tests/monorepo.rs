@@ -111,7 +111,7 @@ fn from_apps_api() {
     insta::assert_snapshot!(text);
 }
 
-/// SPEC-providers T76: Cline's `paths` are anchored at the workspace root (`*.md` is the
+/// The ecosystem's test case T76: Cline's `paths` are anchored at the workspace root (`*.md` is the
 /// root's Markdown files only); T77, T78 and T80 are in the `cline-extended` and
 /// `cwd-subdir` scenarios.
 #[test]

@@ -32,7 +32,7 @@ const KNOWN: &[(&str, &str, &str)] = &[
     (
         "codex-override",
         "r/AGENTS.md",
-        "the `agents-md` provider reads AGENTS.md as Codex does (SPEC-providers §3.2): an AGENTS.override.md beside it is read instead; Claude, Cline and Continue read AGENTS.md",
+        "the `agents-md` provider reads AGENTS.md as Codex does (behaviour.md §13): an AGENTS.override.md beside it is read instead; Claude, Cline and Continue read AGENTS.md",
     ),
     (
         "codex-blank-override",

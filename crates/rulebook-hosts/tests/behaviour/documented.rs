@@ -1,6 +1,7 @@
-//! The documented hosts (Cursor, Windsurf, Copilot in VS Code, Kiro, Zed; each in the
-//! `host` module of its provider crate, from each tool's documentation as behaviour.md §13
-//! reads it): the rule types, the reasons and the prompt (the loaded texts, blank ones left out, joined by blank lines).
+//! The documented hosts (Cursor, Windsurf, Copilot in VS Code, Kiro, Zed; each in the `host` module
+//! of its provider crate, from each tool's documentation as behaviour.md §13 reads it): the rule
+//! types, the reasons and the prompt (the loaded texts, blank ones left out, joined by blank
+//! lines).
 
 use rulebook_hosts::{Host, Status};
 
