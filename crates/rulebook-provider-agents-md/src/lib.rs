@@ -114,11 +114,12 @@ impl Provider<RuleCapability> for AgentsMdProvider {
         vec![OVERRIDE.to_owned(), PRIMARY.to_owned()]
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let loader = FileLoader::new(ctx, "agents-md", "AGENTS.md", FIELD_POLICY).raw(true);
         load_user(ctx, &loader, &mut out);
         let names = candidates(ctx);

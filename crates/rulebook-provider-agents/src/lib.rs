@@ -86,11 +86,12 @@ impl Provider<RuleCapability> for AgentsProvider {
         KNOWN_KEYS
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let loader = FileLoader::new(ctx, "agents", "Agents", FIELD_POLICY).fold_kebab_keys(true);
         // Up to the repository root (the project root found from it); outside one, up to
         // the home when under it; else `/`.

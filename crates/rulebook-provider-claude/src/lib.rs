@@ -108,11 +108,12 @@ impl Provider<RuleCapability> for ClaudeProvider {
         ]
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let memory = FileLoader::new(ctx, "claude", "Claude Code", FIELD_POLICY).raw(true);
         let rules = FileLoader::new(ctx, "claude", "Claude Code", FIELD_POLICY);
         let imports = ImportOptions {

@@ -98,11 +98,12 @@ impl Provider<RuleCapability> for ContinueProvider {
         vec!["rules.md".to_owned()]
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let loader = FileLoader::new(ctx, "continue", "Continue", FIELD_POLICY);
         // `.continue/rules`: workspace, then user.
         let mut sources: Vec<(usize, Option<String>)> = Vec::new();

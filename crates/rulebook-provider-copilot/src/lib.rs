@@ -93,11 +93,12 @@ impl Provider<RuleCapability> for CopilotProvider {
         KNOWN_KEYS
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let raw = FileLoader::new(ctx, "copilot", "GitHub Copilot", FIELD_POLICY).raw(true);
         let parsed = FileLoader::new(ctx, "copilot", "GitHub Copilot", FIELD_POLICY);
         let agent = ctx

@@ -93,11 +93,12 @@ impl Provider<RuleCapability> for GeminiProvider {
         vec!["GEMINI.md".to_owned()]
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let loader = FileLoader::new(ctx, "gemini", "Gemini CLI", FIELD_POLICY).raw(true);
         let mut wanted = Vec::new();
         for name in names(ctx) {

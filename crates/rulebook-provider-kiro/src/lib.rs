@@ -83,11 +83,12 @@ impl Provider<RuleCapability> for KiroProvider {
         KNOWN_KEYS
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let loader = FileLoader::new(ctx, "kiro", "Kiro", FIELD_POLICY);
         let root = &ctx.project_root;
         let mut dirs = vec![(root.join(".kiro/steering"), Level::Project)];

@@ -67,11 +67,12 @@ impl Provider<RuleCapability> for RooProvider {
         &[]
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let loader = FileLoader::new(ctx, "roo", "Roo", FIELD_POLICY).raw(true);
         let project = ctx.cwd.join(".roo");
         let before = out.items.len();

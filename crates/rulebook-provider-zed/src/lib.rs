@@ -82,11 +82,12 @@ impl Provider<RuleCapability> for ZedProvider {
         &[]
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Extended]
+    }
+
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let mut out = LoadResult::default();
-        if ctx.profile != Profile::Extended {
-            return Ok(out);
-        }
         let loader = FileLoader::new(ctx, "zed", "Zed", FIELD_POLICY).raw(true);
         let root = &ctx.project_root;
         let path = root.join(".rules");

@@ -368,6 +368,12 @@ pub trait Provider<C: Capability>: Send + Sync {
     fn nested_names(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The profiles it serves: [`Registry::load`] skips it under any other (its `load` is
+    /// not called). Both (the default), or only [`Profile::Extended`] for a format the
+    /// original did not read.
+    fn profiles(&self) -> &'static [Profile] {
+        &[Profile::Reference, Profile::Extended]
+    }
 }
 
 /// A key a provider reads in its files, and what it means.
@@ -483,6 +489,9 @@ pub struct ProviderInfo {
     /// The keys its files may set ([`Provider::known_keys`]).
     #[serde(skip)]
     pub known_keys: Vec<KnownKey>,
+    /// The profiles it serves ([`Provider::profiles`]).
+    #[serde(skip)]
+    pub profiles: Vec<Profile>,
 }
 
 /// Providers of one capability, and how to load them.
@@ -613,6 +622,7 @@ impl<C: Capability> Registry<C> {
                 priority: p.priority(),
                 enabled: self.is_enabled(p.id()),
                 known_keys: p.known_keys().to_vec(),
+                profiles: p.profiles().to_vec(),
             })
             .collect()
     }
@@ -622,7 +632,7 @@ impl<C: Capability> Registry<C> {
         let enabled: Vec<&dyn Provider<C>> = self
             .ordered()
             .into_iter()
-            .filter(|p| self.is_enabled(p.id()))
+            .filter(|p| self.is_enabled(p.id()) && p.profiles().contains(&ctx.profile))
             .collect();
         let results: Vec<Result<LoadResult<C::Item>, ProviderError>> = if self.parallel
             && enabled.len() > 1

@@ -238,3 +238,48 @@ fn parallel_loads_use_workers_only_for_several_providers() {
         "one provider needs no worker"
     );
 }
+
+/// A provider that serves only the Extended profile ([`Provider::profiles`]) is skipped under
+/// Reference: its `load` is not called (here it would panic, and a panic is a warning), it
+/// loads nothing, and its info says which profiles it serves.
+#[test]
+fn a_provider_is_loaded_only_under_the_profiles_it_serves() {
+    struct ExtendedOnly;
+    impl Provider<Pairs> for ExtendedOnly {
+        fn id(&self) -> &'static str {
+            "extended-only"
+        }
+        fn display_name(&self) -> &'static str {
+            "Extended only"
+        }
+        fn description(&self) -> &'static str {
+            "panics when loaded under Reference"
+        }
+        fn priority(&self) -> i32 {
+            10
+        }
+        fn profiles(&self) -> &'static [Profile] {
+            &[Profile::Extended]
+        }
+        fn load(&self, ctx: &LoadContext) -> Result<LoadResult<String>, ProviderError> {
+            assert_eq!(ctx.profile, Profile::Extended, "loaded under Reference");
+            Ok(LoadResult::new(vec!["e=1".to_owned()]))
+        }
+    }
+    let mut registry =
+        Registry::new()
+            .with(ExtendedOnly)
+            .with(Toy("both", 5, Behaviour::Items(vec!["b=1"])));
+    registry.parallel(false);
+    let reference = registry.load(&ctx(Profile::Reference));
+    assert_eq!(reference.items().cloned().collect::<Vec<_>>(), ["b=1"]);
+    assert!(
+        reference.diagnostics.is_empty(),
+        "{:?}",
+        reference.diagnostics
+    );
+    assert_eq!(items(&registry, Profile::Extended), ["e=1", "b=1"]);
+    let infos = registry.infos();
+    assert_eq!(infos[0].profiles, [Profile::Extended]);
+    assert_eq!(infos[1].profiles, [Profile::Reference, Profile::Extended]);
+}
