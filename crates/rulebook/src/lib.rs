@@ -142,6 +142,12 @@ impl Provider<RuleCapability> for Shared {
     fn known_keys(&self) -> &[rulebook_registry::KnownKey] {
         self.0.known_keys()
     }
+    fn nested_names(&self) -> Vec<String> {
+        self.0.nested_names()
+    }
+    fn profiles(&self) -> &'static [Profile] {
+        self.0.profiles()
+    }
     fn load(
         &self,
         ctx: &LoadContext,

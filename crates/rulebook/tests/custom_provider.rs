@@ -103,3 +103,64 @@ fn a_new_provider_takes_its_place_by_priority() {
     );
     assert!(Path::new(&book.items().next().unwrap().path).ends_with(".acme/rules/style.md"));
 }
+
+/// A provider added through `Options::provider` keeps what it says of itself: the profiles
+/// it serves (an Extended-only one is not loaded under Reference) and the nested names it
+/// wants found below the working directory (handed over in `LoadContext::nested`).
+#[test]
+fn an_added_provider_keeps_its_profiles_and_nested_names() {
+    struct Nested;
+    impl Provider<RuleCapability> for Nested {
+        fn id(&self) -> &'static str {
+            "nested-acme"
+        }
+        fn display_name(&self) -> &'static str {
+            "Nested Acme"
+        }
+        fn description(&self) -> &'static str {
+            "one rule per .acme-rule file found below the working directory"
+        }
+        fn priority(&self) -> i32 {
+            5
+        }
+        fn nested_names(&self) -> Vec<String> {
+            vec![".acme-rule".to_owned()]
+        }
+        fn profiles(&self) -> &'static [rulebook::Profile] {
+            &[rulebook::Profile::Extended]
+        }
+        fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+            let loader = FileLoader::new(ctx, "nested-acme", "Nested Acme", POLICY);
+            let mut out = LoadResult::default();
+            for dir in ctx.nested_dirs(".acme-rule") {
+                let name = format!("nested-{}", out.items.len());
+                loader.load_file(
+                    &dir.join(".acme-rule"),
+                    &name,
+                    Level::Project,
+                    Some(&ctx.cwd),
+                    &mut out,
+                );
+            }
+            Ok(out)
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    std::fs::create_dir_all(dir.path().join("pkg")).unwrap();
+    std::fs::write(dir.path().join("pkg/.acme-rule"), "Nested.").unwrap();
+    let discover = |profile| {
+        Rulebook::discover(
+            dir.path(),
+            Some(dir.path().join("home")),
+            &rulebook::Options::new().profile(profile).provider(Nested),
+        )
+    };
+    let of = |book: &Rulebook| {
+        book.items()
+            .filter(|r| r.source.provider == "nested-acme")
+            .count()
+    };
+    assert_eq!(of(&discover(rulebook::Profile::Extended)), 1);
+    assert_eq!(of(&discover(rulebook::Profile::Reference)), 0);
+}
