@@ -89,7 +89,7 @@ fn claude(text: &str) -> Vec<ImportToken<'_>> {
                 if !path.is_empty() && is_text_path(path) {
                     out.push(ImportToken {
                         range: start + i..start + i + 1 + len,
-                        path: &text[start + i + 1..start + i + 1 + path.len()],
+                        path,
                     });
                 }
                 i += 1 + len;
