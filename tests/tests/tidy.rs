@@ -39,9 +39,25 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             "rulebook-hosts",
             &["rulebook-frontmatter", "rulebook-fs", "rulebook-kit"][..],
         ),
+        // The discovery stage: the glue of the stages, no provider (the facade hands it the
+        // table of default providers).
+        (
+            "rulebook-discover",
+            &[
+                "rulebook-kit",
+                "rulebook-match",
+                "rulebook-partition",
+                "rulebook-prompt",
+                "rulebook-protocol",
+                "rulebook-registry",
+                "rulebook-rule",
+                "rulebook-ttsr",
+            ][..],
+        ),
         (
             "rulebook",
             &[
+                "rulebook-discover",
                 "rulebook-hosts",
                 "rulebook-kit",
                 "rulebook-match",
@@ -58,10 +74,20 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             ][..],
         ),
         ("rulebook-check", &["rulebook"][..]),
-        ("rulebook-mcp", &["rulebook", "rulebook-check"][..]),
+        // The report model, over the facade: the CLI and the MCP server render it.
+        ("rulebook-report", &["rulebook"][..]),
+        (
+            "rulebook-mcp",
+            &["rulebook", "rulebook-check", "rulebook-report"][..],
+        ),
         (
             "rulebook-cli",
-            &["rulebook", "rulebook-check", "rulebook-mcp"][..],
+            &[
+                "rulebook",
+                "rulebook-check",
+                "rulebook-mcp",
+                "rulebook-report",
+            ][..],
         ),
         (
             "rulebook-bench",

@@ -5,138 +5,13 @@
 //! UTF-8 (the lossy ones are listed under `lossy_paths`, so a consumer can tell), never a
 //! panic.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
-use rulebook::{Diagnostic, Rule, RuleBucket, Rulebook, Severity};
+use rulebook::{Rule, RuleBucket};
+pub(crate) use rulebook_report::text::{
+    JsonDiagnostic, JsonSource, PathText, diagnostics, level, lossy_paths, path, path_text, profile,
+};
 use serde::{Serialize, Serializer};
-
-/// Serializes a path as normalized, lossy text.
-#[allow(
-    clippy::trivially_copy_pass_by_ref,
-    reason = "serde's `serialize_with` passes a reference"
-)]
-pub(crate) fn path<S: Serializer>(path: &&Path, serializer: S) -> Result<S::Ok, S::Error> {
-    // The common case, a clean UTF-8 path, without taking it apart or copying it.
-    serializer.serialize_str(&path_text(path))
-}
-
-/// Whether `text` has no `.` or `..` component (so [`normalize`] would return it as is).
-fn is_clean(text: &str) -> bool {
-    // A component is `.` or `..` when a `.` starts it and a separator or the end comes
-    // within two bytes: look only where a component starts.
-    const SEP: u8 = std::path::MAIN_SEPARATOR as u8;
-    let bytes = text.as_bytes();
-    let dot_component = |at: usize| {
-        let rest = bytes.get(at..).unwrap_or_default();
-        let ends = |r: &[u8]| r.first().is_none_or(|&c| c == SEP);
-        match rest {
-            [b'.', b'.', after @ ..] => ends(after) || ends(&rest[1..]),
-            [b'.', after @ ..] => ends(after),
-            _ => false,
-        }
-    };
-    // Only where a `.` stands (found by the standard library's byte search), look back for
-    // the start of a component.
-    !text
-        .match_indices('.')
-        .any(|(at, _)| (at == 0 || bytes[at - 1] == SEP) && dot_component(at))
-}
-
-/// A path written as [`path`] writes it; `Option<PathText>` is `null` or the text.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct PathText<'a>(pub(crate) &'a Path);
-
-impl Serialize for PathText<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        path(&self.0, serializer)
-    }
-}
-
-/// `.` dropped and `..` resolved lexically.
-pub(crate) fn normalize(path: &Path) -> PathBuf {
-    if !path
-        .components()
-        .any(|c| matches!(c, Component::CurDir | Component::ParentDir))
-    {
-        return path.to_path_buf();
-    }
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Every path of the book that is not UTF-8, written lossily: JSON cannot carry it exactly.
-pub(crate) fn lossy_paths(book: &Rulebook) -> Vec<String> {
-    let mut out: Vec<String> = [book.cwd(), book.home()]
-        .into_iter()
-        .chain(book.all().iter().map(|e| e.item.path.as_path()))
-        .chain(book.diagnostics().iter().filter_map(|d| d.path.as_deref()))
-        .filter(|p| p.to_str().is_none())
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// The profile's name.
-pub(crate) fn profile(book: &Rulebook) -> &'static str {
-    match book.profile() {
-        rulebook::Profile::Reference => "reference",
-        rulebook::Profile::Extended => "extended",
-    }
-}
-
-/// `user` or `project`.
-pub(crate) fn level(rule: &Rule) -> &'static str {
-    match rule.source.level {
-        rulebook::Level::User => "user",
-        rulebook::Level::Project => "project",
-    }
-}
-
-/// One diagnostic.
-#[derive(Serialize)]
-pub(crate) struct JsonDiagnostic<'a> {
-    pub(crate) severity: Severity,
-    pub(crate) code: rulebook::DiagnosticCode,
-    pub(crate) provider: Option<&'a str>,
-    pub(crate) path: Option<PathText<'a>>,
-    pub(crate) line: Option<usize>,
-    pub(crate) column: Option<usize>,
-    pub(crate) message: &'a str,
-}
-
-impl<'a> From<&'a Diagnostic> for JsonDiagnostic<'a> {
-    fn from(d: &'a Diagnostic) -> Self {
-        Self {
-            severity: d.severity,
-            code: d.code,
-            provider: d.provider.as_deref(),
-            path: d.path.as_deref().map(PathText),
-            line: d.line,
-            column: d.column,
-            message: &d.message,
-        }
-    }
-}
-
-/// Diagnostics as JSON.
-pub(crate) fn diagnostics<'a>(
-    list: impl IntoIterator<Item = &'a Diagnostic>,
-) -> Vec<JsonDiagnostic<'a>> {
-    list.into_iter().map(JsonDiagnostic::from).collect()
-}
 
 /// A rule in a bucket (`list --json`'s `rules`).
 #[derive(Serialize)]
@@ -167,23 +42,6 @@ impl<'a> JsonRule<'a> {
             globs: rule.globs.as_deref(),
             always_apply: rule.always_apply,
             condition: &rule.condition,
-        }
-    }
-}
-
-/// A rule file named by provider and path.
-#[derive(Serialize)]
-pub(crate) struct JsonSource<'a> {
-    pub(crate) provider: &'a str,
-    #[serde(serialize_with = "path")]
-    pub(crate) path: &'a Path,
-}
-
-impl<'a> JsonSource<'a> {
-    pub(crate) fn new(rule: &'a Rule) -> Self {
-        Self {
-            provider: &rule.source.provider,
-            path: &rule.path,
         }
     }
 }
@@ -487,14 +345,7 @@ fn write_left_out(out: &mut Vec<u8>, left: &JsonLeftOut<'_>) {
 /// A diagnostic, as [`write_rule`] writes a rule.
 fn write_diagnostic(out: &mut Vec<u8>, d: &JsonDiagnostic<'_>) {
     let mut fields = Fields::open(out, 2);
-    fields.str(
-        "severity",
-        match d.severity {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        },
-    );
+    fields.str("severity", rulebook_report::text::severity(d.severity));
     fields.str("code", d.code.as_str());
     fields.opt_str("provider", d.provider);
     match d.path {
@@ -656,19 +507,11 @@ fn any_escaped(word: u64) -> bool {
         || zero_in(word ^ (ONES * u64::from(b'\\')))
 }
 
-/// A path as [`path`] writes it.
-fn path_text(path: &Path) -> std::borrow::Cow<'_, str> {
-    match path.to_str() {
-        Some(text) if is_clean(text) => text.into(),
-        _ => normalize(path).to_string_lossy().into_owned().into(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::{
-        JsonDiagnostic, JsonLeftOut, JsonRule, JsonSource, List, Streamed, is_clean, rule_items,
-        write_list, write_rules, write_str,
+        JsonDiagnostic, JsonLeftOut, JsonRule, JsonSource, List, Streamed, rule_items, write_list,
+        write_rules, write_str,
     };
     use rulebook::{Diagnostic, DiagnosticCode};
     use std::path::Path;
@@ -817,28 +660,6 @@ mod tests {
         )
         .unwrap();
     }
-
-    /// The byte scan says what splitting at the separator says.
-    #[test]
-    fn is_clean_is_no_dot_component() {
-        let by_split = |t: &str| {
-            !t.split(std::path::MAIN_SEPARATOR)
-                .any(|c| c == "." || c == "..")
-        };
-        let pieces = ["", ".", "..", "...", ".a", "..a", "a.", "a", "/", "//"];
-        for a in pieces {
-            for b in pieces {
-                for c in pieces {
-                    let t = format!("{a}{b}{c}");
-                    assert_eq!(is_clean(&t), by_split(&t), "{t:?}");
-                }
-            }
-        }
-        assert!(is_clean("/p/.cursor/rules/a.mdc"));
-        assert!(!is_clean("/p/./a.mdc"));
-        assert!(!is_clean("/p/../a.mdc"));
-    }
-
     /// Every character below U+0100, alone and at every offset of a word, escapes as
     /// `serde_json` escapes it.
     #[test]

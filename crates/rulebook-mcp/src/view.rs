@@ -2,16 +2,16 @@
 //! snapshot, with no protocol types, so each is tested on its own and the protocol layer
 //! only wraps them.
 
-use std::path::Path;
-
 use rulebook::stages::protocol::rule_uri;
-use rulebook::{Diagnostic, Profile, Rule, RuleBucket, Rulebook, Severity};
+use rulebook::{Rulebook, Severity};
 use rulebook_check::{CheckOptions, check};
 use serde::Serialize;
 
-/// The most paths one `rules_for_paths` call or one prompt may name; more is an
-/// invalid-params error (a hostile 10 MB list is answered, not worked through).
-pub const MAX_PATHS: usize = 10_000;
+use rulebook_report::finding;
+pub use rulebook_report::{
+    AppliedRule, Cut, Explanation, FileRules, Finding, MAX_HITS, MAX_PATHS, RuleStory,
+    RulesForPaths,
+};
 
 /// One readable rule, as a `rule://` resource.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -63,160 +63,9 @@ pub fn complete(book: &Rulebook, prefix: &str, limit: usize) -> (Vec<String>, us
     (all.into_iter().take(limit).map(|c| c.name).collect(), total)
 }
 
-/// One rule that applies to a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct AppliedRule {
-    /// The rule's name.
-    pub name: String,
-    /// `always-apply` (every file) or `glob`.
-    pub by: &'static str,
-    /// The glob that matched (`by: glob`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub glob: Option<String>,
-    /// Where the rule applies when not the whole project (`applies under apps/api/`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<String>,
-    /// The bucket it is in.
-    pub bucket: Option<&'static str>,
-    /// The provider that read it (`cursor`).
-    pub provider: String,
-    /// The file it came from.
-    pub path: String,
-    /// `rule://<name>`, to read its body, when it is readable.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub uri: Option<String>,
-}
-
-/// The rules that apply to one file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FileRules {
-    /// The path as it was asked.
-    pub path: String,
-    /// Whether it is inside the project (only such files match globs).
-    pub inside_project: bool,
-    /// The rules whose globs match it, in precedence order (the always-apply rules of
-    /// [`RulesForPaths::always_apply`] apply too).
-    pub rules: Vec<AppliedRule>,
-}
-
-/// The answer of `rules_for_paths`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RulesForPaths {
-    /// `extended` or `reference` (which never attaches by glob: its glob matches are
-    /// what Extended would attach).
-    pub profile: &'static str,
-    /// The always-apply rules, in precedence order: they apply to every path, inside the
-    /// project or not, and are listed once here rather than under each path.
-    pub always_apply: Vec<AppliedRule>,
-    /// One entry per path asked, in the order asked (up to the bound of [`MAX_HITS`]).
-    pub paths: Vec<FileRules>,
-    /// Set when the answer stops before the last path: the rules of all the paths past
-    /// [`MAX_HITS`] entries would have made a reply of unbounded size.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cut: Option<Cut>,
-}
-
-/// Where a `rules_for_paths` answer stopped, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Cut {
-    /// How many of the paths asked were answered (the first ones).
-    pub paths_answered: usize,
-    /// How many were asked.
-    pub paths_asked: usize,
-    /// Why, in one sentence.
-    pub reason: String,
-}
-
-/// The most glob matches one `rules_for_paths` answer holds, over all its paths (10,000
-/// paths matched by 300 rules each would be 3 million entries; the always-apply rules,
-/// listed once, do not count).
-pub const MAX_HITS: usize = 50_000;
-
-fn profile(book: &Rulebook) -> &'static str {
-    match book.profile() {
-        Profile::Reference => "reference",
-        Profile::Extended => "extended",
-    }
-}
-
-/// The rules that apply to each of `paths` (relative to the project, or absolute under it):
-/// the always-apply rules once (they apply to every path), then each path's glob matches.
+/// The rules that apply to each of `paths`: [`RulesForPaths::new`].
 pub fn rules_for_paths(book: &Rulebook, paths: &[String]) -> RulesForPaths {
-    let rules: Vec<&Rule> = book.items().collect();
-    let readable: std::collections::HashSet<&str> = book
-        .resolvable()
-        .into_iter()
-        .map(|r| r.name.as_str())
-        .collect();
-    let applied = |position: usize, glob: Option<String>| {
-        let rule = rules[position];
-        AppliedRule {
-            name: rule.name.clone(),
-            by: if glob.is_some() {
-                "glob"
-            } else {
-                "always-apply"
-            },
-            glob,
-            scope: book.scope(rule),
-            bucket: book
-                .placement(position)
-                .and_then(|p| p.bucket)
-                .map(RuleBucket::as_str),
-            provider: rule.source.provider.clone(),
-            path: book.display_path(&rule.path),
-            uri: readable
-                .contains(rule.name.as_str())
-                .then(|| uri(&rule.name)),
-        }
-    };
-    let always_apply = (0..rules.len())
-        .filter(|&position| {
-            book.placement(position)
-                .is_some_and(|p| p.bucket == Some(RuleBucket::AlwaysApply))
-        })
-        .map(|position| applied(position, None))
-        .collect();
-    let mut hits = 0usize;
-    let mut cut = None;
-    let asked = paths.len();
-    let paths = paths
-        .iter()
-        .enumerate()
-        .map_while(|(i, path)| {
-            let found = book.rules_for_path(Path::new(path));
-            let matched: Vec<_> = found
-                .hits
-                .into_iter()
-                .filter_map(|hit| hit.glob.map(|glob| (hit.position, glob)))
-                .collect();
-            hits += matched.len();
-            if hits > MAX_HITS && i > 0 {
-                cut = Some(Cut {
-                    paths_answered: i,
-                    paths_asked: asked,
-                    reason: format!(
-                        "the glob matches of the first {i} paths fill the {MAX_HITS} entries one answer holds; ask again for the rest"
-                    ),
-                });
-                return None;
-            }
-            Some(FileRules {
-                path: path.clone(),
-                inside_project: found.inside_project,
-                rules: matched
-                    .into_iter()
-                    .map(|(position, glob)| applied(position, Some(glob)))
-                    .collect(),
-            })
-        })
-        .collect();
-    RulesForPaths {
-        profile: profile(book),
-        always_apply,
-        paths,
-        cut,
-    }
+    RulesForPaths::new(book, paths)
 }
 
 /// The system-prompt section, with the rules whose globs match `paths` attached (Extended).
@@ -224,164 +73,9 @@ pub fn prompt(book: &Rulebook, paths: &[String]) -> String {
     book.system_prompt_section_for(paths)
 }
 
-/// A warning or finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// `error`, `warning` or `info`.
-    pub severity: &'static str,
-    /// The code (`yaml-syntax`).
-    pub code: &'static str,
-    /// The file, as a person names it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// 1-based line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-fn severity(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    }
-}
-
-fn finding(book: &Rulebook, d: &Diagnostic) -> Finding {
-    Finding {
-        severity: severity(d.severity),
-        code: d.code.as_str(),
-        path: d.path.as_deref().map(|p| book.display_path(p)),
-        line: d.line,
-        message: book.display_message(&d.message),
-    }
-}
-
-/// What happened to one rule file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RuleStory {
-    /// The rule's name.
-    pub name: String,
-    /// The provider that read it.
-    pub provider: String,
-    /// `project` or `user`.
-    pub level: &'static str,
-    /// The file.
-    pub path: String,
-    /// `active`, `shadowed` or `invalid`.
-    pub status: &'static str,
-    /// The bucket of an active rule; `null` when it landed in none.
-    pub bucket: Option<&'static str>,
-    /// Why: the rule that shadows it, why it is invalid, why it is in no bucket.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// Where it applies when not the whole project.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<String>,
-    /// Its globs.
-    pub globs: Vec<String>,
-    /// Its description.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-}
-
-/// The answer of `explain`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Explanation {
-    /// The profile.
-    pub profile: &'static str,
-    /// Every rule file (or the named rule's files), in discovery order.
-    pub rules: Vec<RuleStory>,
-    /// The warnings of discovery (about those files, when a name was given).
-    pub warnings: Vec<Finding>,
-}
-
-/// Why each rule file is or is not seen; with `name`, only the files of that name
-/// (`None` when no file has it).
+/// Why each rule file is or is not seen: [`Explanation::new`].
 pub fn explain(book: &Rulebook, name: Option<&str>) -> Option<Explanation> {
-    let positions: std::collections::HashMap<*const Rule, usize> = book
-        .items()
-        .enumerate()
-        .map(|(i, r)| (std::ptr::from_ref(r), i))
-        .collect();
-    let shadowed: std::collections::HashMap<*const Rule, &Rule> = book
-        .shadowed()
-        .map(|(r, w)| (std::ptr::from_ref(r), w))
-        .collect();
-    let invalid: std::collections::HashMap<*const Rule, &str> = book
-        .invalid()
-        .map(|(r, why)| (std::ptr::from_ref(r), why))
-        .collect();
-    let mut rules = Vec::new();
-    for entry in book.all() {
-        let rule = &entry.item;
-        if name.is_some_and(|n| n != rule.name) {
-            continue;
-        }
-        let key = std::ptr::from_ref(rule);
-        let position = positions.get(&key).copied();
-        let (status, bucket, reason) = if let Some(position) = position {
-            let placement = book.placement(position);
-            let bucket = placement.and_then(|p| p.bucket).map(RuleBucket::as_str);
-            let reason = placement
-                .filter(|p| p.bucket.is_none())
-                .and_then(|p| p.reason.as_deref())
-                .map(|r| book.display_message(r));
-            ("active", bucket, reason)
-        } else if let Some(winner) = shadowed.get(&key) {
-            (
-                "shadowed",
-                None,
-                Some(format!(
-                    "shadowed by {} ({}, {})",
-                    winner.name,
-                    winner.source.provider,
-                    book.display_path(&winner.path)
-                )),
-            )
-        } else if let Some(why) = invalid.get(&key) {
-            ("invalid", None, Some(book.display_message(why)))
-        } else {
-            ("invalid", None, None)
-        };
-        rules.push(RuleStory {
-            name: rule.name.clone(),
-            provider: rule.source.provider.clone(),
-            level: match rule.source.level {
-                rulebook::Level::User => "user",
-                rulebook::Level::Project => "project",
-            },
-            path: book.display_path(&rule.path),
-            status,
-            bucket,
-            reason,
-            scope: book.scope(rule),
-            globs: rule.globs.clone().unwrap_or_default(),
-            description: rule.description.clone(),
-        });
-    }
-    if name.is_some() && rules.is_empty() {
-        return None;
-    }
-    let paths: Vec<&Path> = book
-        .all()
-        .iter()
-        .filter(|e| name.is_none_or(|n| n == e.item.name))
-        .map(|e| e.item.path.as_path())
-        .collect();
-    let warnings = book
-        .diagnostics()
-        .iter()
-        .filter(|d| name.is_none() || d.path.as_deref().is_some_and(|p| paths.contains(&p)))
-        .map(|d| finding(book, d))
-        .collect();
-    Some(Explanation {
-        profile: profile(book),
-        rules,
-        warnings,
-    })
+    Explanation::new(book, name)
 }
 
 /// The answer of `check`.

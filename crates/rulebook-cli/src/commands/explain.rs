@@ -6,65 +6,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use rulebook::stages::rule::FrontmatterOutcome;
-use rulebook::{Diagnostic, ProviderInfo, Rulebook, Status};
+use rulebook::{Diagnostic, Fate, FileFate, ProviderInfo};
+use rulebook_report::{FileReport, Summary};
 use serde::Serialize;
 
 use super::{Landed, not_loaded, parse_bucket};
-use crate::json::{self, JsonDiagnostic, JsonSource};
+use crate::json::{self, JsonDiagnostic};
 use crate::printer::{Printer, escape};
-
-/// What became of one file, as JSON (flattened into the file's object).
-#[derive(Serialize)]
-#[serde(tag = "status", rename_all = "lowercase")]
-enum Fate<'a> {
-    Shadowed {
-        shadowed_by: JsonSource<'a>,
-    },
-    #[serde(rename = "same-file")]
-    SameFile {
-        same_file_as: JsonSource<'a>,
-    },
-    Invalid {
-        reason: &'a str,
-    },
-    Bucketed {
-        bucket: &'static str,
-        ttsr_rejected: Option<&'a str>,
-    },
-    Unbucketed {
-        reason: &'a str,
-    },
-    Active,
-}
-
-/// The frontmatter and fields of a file, for `explain NAME --json`.
-#[derive(Serialize)]
-struct Details<'a> {
-    description: Option<&'a str>,
-    globs: Option<&'a [String]>,
-    always_apply: Option<bool>,
-    condition: &'a [String],
-    activation: Option<rulebook::Activation>,
-    frontmatter: &'a rulebook::stages::rule::Map,
-    content_bytes: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    includes: Vec<json::PathText<'a>>,
-}
-
-#[derive(Serialize)]
-struct File<'a> {
-    name: &'a str,
-    provider: &'a str,
-    provider_name: &'a str,
-    level: &'static str,
-    #[serde(serialize_with = "json::path")]
-    path: &'a Path,
-    frontmatter_outcome: FrontmatterOutcome,
-    #[serde(flatten)]
-    fate: Fate<'a>,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    details: Option<Details<'a>>,
-}
 
 #[derive(Serialize)]
 struct ExplainAll<'a> {
@@ -75,7 +23,7 @@ struct ExplainAll<'a> {
     home: &'a Path,
     providers: &'a [ProviderInfo],
     summary: Summary,
-    files: Vec<File<'a>>,
+    files: Vec<FileReport<'a>>,
     not_loaded: Vec<JsonDiagnostic<'a>>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -86,7 +34,7 @@ struct ExplainAll<'a> {
 struct ExplainOne<'a> {
     profile: &'static str,
     name: &'a str,
-    files: Vec<File<'a>>,
+    files: Vec<FileReport<'a>>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
 }
 
@@ -95,102 +43,19 @@ struct Failure {
     error: String,
 }
 
-/// How many files landed where.
-#[derive(Serialize, Default)]
-struct Summary {
-    ttsr: usize,
-    always_apply: usize,
-    rulebook: usize,
-    manual: usize,
-    no_bucket: usize,
-    shadowed: usize,
-    invalid: usize,
-    not_loaded: usize,
-}
-
-fn fate(book: &Rulebook, index: usize) -> Fate<'_> {
-    let entry = &book.all()[index];
-    match &entry.status {
-        Status::Shadowed { by } => Fate::Shadowed {
-            shadowed_by: JsonSource::new(&book.all()[*by].item),
-        },
-        Status::SameFile { by } => Fate::SameFile {
-            same_file_as: JsonSource::new(&book.all()[*by].item),
-        },
-        Status::Invalid { reason } => Fate::Invalid { reason },
-        Status::Active => match book.entry_placement(index) {
-            Some(p) => match p.bucket {
-                Some(bucket) => Fate::Bucketed {
-                    bucket: bucket.as_str(),
-                    ttsr_rejected: p.ttsr_rejected.as_deref(),
-                },
-                None => Fate::Unbucketed {
-                    reason: p.reason.as_deref().unwrap_or_default(),
-                },
-            },
-            None => Fate::Active,
-        },
-    }
-}
-
 /// Where a file landed, for `--bucket`; `None` for a shadowed or invalid one.
-fn bucket_of(book: &Rulebook, index: usize) -> Option<Landed> {
-    match book.all()[index].status {
-        Status::Active => Some(book.entry_placement(index).and_then(|p| p.bucket).into()),
+fn bucket_of(fate: &Fate<'_>) -> Option<Landed> {
+    match fate {
+        Fate::Active { placement, .. } => Some(placement.bucket.into()),
         _ => None,
     }
 }
 
-fn file(book: &Rulebook, index: usize, details: bool) -> File<'_> {
-    let rule = &book.all()[index].item;
-    File {
-        name: &rule.name,
-        provider: &rule.source.provider,
-        provider_name: &rule.source.provider_name,
-        level: json::level(rule),
-        path: &rule.path,
-        frontmatter_outcome: rule.frontmatter_outcome,
-        fate: fate(book, index),
-        details: details.then(|| Details {
-            description: rule.description.as_deref(),
-            globs: rule.globs.as_deref(),
-            always_apply: rule.always_apply,
-            condition: &rule.condition,
-            activation: rule.activation,
-            frontmatter: &rule.frontmatter,
-            content_bytes: rule.content.len(),
-            includes: rule.includes.iter().map(|p| json::PathText(p)).collect(),
-        }),
-    }
-}
-
-fn summary(book: &Rulebook) -> Summary {
-    let mut s = Summary::default();
-    for index in 0..book.all().len() {
-        match fate(book, index) {
-            Fate::Shadowed { .. } | Fate::SameFile { .. } => s.shadowed += 1,
-            Fate::Invalid { .. } => s.invalid += 1,
-            Fate::Unbucketed { .. } | Fate::Active => s.no_bucket += 1,
-            Fate::Bucketed { bucket, .. } => match bucket {
-                "ttsr" => s.ttsr += 1,
-                "always-apply" => s.always_apply += 1,
-                "rulebook" => s.rulebook += 1,
-                _ => s.manual += 1,
-            },
-        }
-    }
-    s.not_loaded = not_loaded(book).count();
-    s
-}
-
 /// A file's fate in words, coloured.
-fn fate_text(out: &Printer<'_>, index: usize) -> String {
+fn fate_text(out: &Printer<'_>, fate: &Fate<'_>) -> String {
     let book = out.book;
-    match fate(book, index) {
-        Fate::Shadowed { .. } => {
-            let Status::Shadowed { by } = book.all()[index].status else {
-                return String::new();
-            };
+    match *fate {
+        Fate::Shadowed { by } => {
             let winner = &book.all()[by].item;
             out.dim(&format!(
                 "shadowed by {} ({})",
@@ -198,10 +63,7 @@ fn fate_text(out: &Printer<'_>, index: usize) -> String {
                 escape(&winner.source.provider)
             ))
         }
-        Fate::SameFile { .. } => {
-            let Status::SameFile { by } = book.all()[index].status else {
-                return String::new();
-            };
+        Fate::SameFile { by } => {
             let first = &book.all()[by].item;
             out.dim(&format!(
                 "same file as {} ({}): its text is injected once",
@@ -210,11 +72,13 @@ fn fate_text(out: &Printer<'_>, index: usize) -> String {
             ))
         }
         Fate::Invalid { reason } => out.red(&format!("invalid: {}", out.message(reason))),
-        Fate::Bucketed { bucket, .. } => out.green(bucket),
-        Fate::Unbucketed { reason } => {
-            out.yellow(&format!("in no bucket: {}", out.message(reason)))
-        }
-        Fate::Active => "active".to_owned(),
+        Fate::Active { placement, .. } => match placement.bucket {
+            Some(bucket) => out.green(bucket.as_str()),
+            None => out.yellow(&format!(
+                "in no bucket: {}",
+                out.message(placement.reason.as_deref().unwrap_or_default())
+            )),
+        },
     }
 }
 
@@ -250,10 +114,11 @@ pub(crate) fn run(
 
 fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) -> ExitCode {
     let book = out.book;
+    let files: Vec<FileFate<'_>> = book.files().collect();
     let keep = |index: usize| {
         let entry = &book.all()[index];
         provider.is_none_or(|p| entry.provider == p)
-            && bucket.is_none_or(|b| bucket_of(book, index) == Some(b))
+            && bucket.is_none_or(|b| bucket_of(&files[index].fate) == Some(b))
     };
     if out.json {
         out.json(&ExplainAll {
@@ -261,10 +126,11 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
             cwd: book.cwd(),
             home: book.home(),
             providers: book.providers(),
-            summary: summary(book),
-            files: (0..book.all().len())
-                .filter(|&i| keep(i))
-                .map(|i| file(book, i, false))
+            summary: Summary::new(book),
+            files: files
+                .iter()
+                .filter(|f| keep(f.index))
+                .map(|f| FileReport::new(book, f, false))
                 .collect(),
             not_loaded: json::diagnostics(not_loaded(book)),
             diagnostics: json::diagnostics(book.diagnostics()),
@@ -272,7 +138,7 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
         });
         return ExitCode::SUCCESS;
     }
-    let s = summary(book);
+    let s = Summary::new(book);
     let _ = writeln!(
         out.text,
         "{} rule file(s) for {} (home {}, profile {})",
@@ -377,7 +243,7 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
                 "  {path}{path_pad}  {}{name_pad}  {} {}{}",
                 out.bold(&name),
                 out.dim("→"),
-                fate_text(out, i),
+                fate_text(out, &files[i].fate),
                 super::scope(book, rule)
                     .map(|s| out.dim(&format!(", {s}")))
                     .unwrap_or_default()
@@ -408,9 +274,8 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
 
 fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
     let book = out.book;
-    let indices: Vec<usize> = (0..book.all().len())
-        .filter(|&i| book.all()[i].item.name == name)
-        .collect();
+    let files: Vec<FileFate<'_>> = book.files().filter(|f| f.rule.name == name).collect();
+    let indices: Vec<usize> = files.iter().map(|f| f.index).collect();
     if indices.is_empty() {
         let mut known: Vec<&str> = book.all().iter().map(|e| e.item.name.as_str()).collect();
         known.sort_unstable();
@@ -444,7 +309,10 @@ fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
         out.json(&ExplainOne {
             profile: json::profile(book),
             name,
-            files: indices.iter().map(|&i| file(book, i, true)).collect(),
+            files: files
+                .iter()
+                .map(|f| FileReport::new(book, f, true))
+                .collect(),
             diagnostics: json::diagnostics(diagnostics.iter().copied()),
         });
         return ExitCode::SUCCESS;
@@ -455,15 +323,15 @@ fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
         indices.len(),
         out.bold(&format!("`{}`", escape(name)))
     );
-    for &i in &indices {
-        let rule = &book.all()[i].item;
+    for file in &files {
+        let rule = file.rule;
         let _ = writeln!(
             out.text,
             "\n  {} ({}, {})\n    → {}",
             out.bold(&out.show(&rule.path)),
             escape(&rule.source.provider_name),
             json::level(rule),
-            fate_text(out, i)
+            fate_text(out, &file.fate)
         );
         let outcome = match rule.frontmatter_outcome {
             FrontmatterOutcome::Absent => "none",

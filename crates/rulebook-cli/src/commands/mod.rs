@@ -10,21 +10,9 @@ pub(crate) mod matches;
 pub(crate) mod prompt;
 pub(crate) mod read;
 
-use rulebook::{Diagnostic, DiagnosticCode, Rule, RuleBucket, Rulebook};
+use rulebook::{Rule, RuleBucket, Rulebook};
 
-/// The diagnostics of files that were found but never became a rule: unreadable, too
-/// large (E9), outside the project (E10), not a regular file.
-pub(crate) fn not_loaded(book: &Rulebook) -> impl Iterator<Item = &Diagnostic> + '_ {
-    book.diagnostics().iter().filter(|d| {
-        matches!(
-            d.code,
-            DiagnosticCode::ReadFailed
-                | DiagnosticCode::TooLarge
-                | DiagnosticCode::OutsideProject
-                | DiagnosticCode::NotAFile
-        ) && d.path.is_some()
-    })
-}
+pub(crate) use rulebook_report::not_loaded;
 
 /// Where an active rule landed: a bucket, or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,926 @@
+//! The discovery stage: [`Rulebook::discover`] runs the pipeline for a working directory
+//! and a home, and [`Rulebook`] answers every question about the result.
+//!
+//! It joins the stages: the registry loads every provider (E11: one walk below the working
+//! directory for all their nested names), the partition places each active rule in a
+//! bucket (TTSR rules registered with the [`TtsrManager`]), and the book then serves the
+//! four index spaces over one list of files: every loaded file ([`Rulebook::all`], with
+//! its fate through [`Rulebook::files`]), the active rules ([`Rulebook::items`]), the
+//! rules `rule://` resolves (E5, [`Rulebook::resolvable`]) and the glob index (E3,
+//! [`Rulebook::applicable`]), plus attachment in the prompt. Nothing here prints: every
+//! problem is a [`Diagnostic`] in [`Rulebook::diagnostics`].
+//!
+//! Which providers run by default is not decided here: [`Options`] takes a
+//! [`ProviderTable`] (the `rulebook` facade's `DefaultProviders`, one line per provider
+//! crate behind its cargo feature), and [`NoProviders`] by default, so this crate depends
+//! on no provider.
+//!
+//! ```
+//! use rulebook_discover::{NoProviders, Options, Rulebook, Fate};
+//! use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+//! use rulebook_kit::{FileLoader, LoadContext, LoadResult, ProviderError, RuleCapability};
+//! use rulebook_registry::Provider;
+//! use rulebook_rule::{Level, Rule};
+//!
+//! /// Reads `.acme/rules/*.md`.
+//! struct Acme;
+//! impl Provider<RuleCapability> for Acme {
+//!     fn id(&self) -> &str { "acme" }
+//!     fn display_name(&self) -> &str { "Acme" }
+//!     fn description(&self) -> &str { "Acme rules" }
+//!     fn priority(&self) -> i32 { 60 }
+//!     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+//!         let policy = FieldPolicy::new(
+//!             DescriptionPolicy::StringOnly,
+//!             AlwaysApplyPolicy::OnlyTrue,
+//!             GlobsPolicy::StringsOnly,
+//!         );
+//!         let mut out = LoadResult::default();
+//!         FileLoader::new(ctx, "acme", "Acme", policy).load_dir(
+//!             &ctx.cwd.join(".acme/rules"), &["md"], Level::Project, Some(&ctx.cwd), &mut out,
+//!         );
+//!         Ok(out)
+//!     }
+//! }
+//!
+//! # let dir = tempfile::tempdir()?;
+//! # std::fs::create_dir_all(dir.path().join(".acme/rules"))?;
+//! std::fs::write(dir.path().join(".acme/rules/style.md"), "---\ndescription: house style\n---\nBe brief.")?;
+//! std::fs::write(dir.path().join(".acme/rules/empty.md"), "")?;
+//! let options: Options<NoProviders> = Options::new().provider(Acme);
+//! let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &options);
+//! assert_eq!(book.resolve("rule://style")?.content, "Be brief.");
+//! // Every file, with what became of it.
+//! let fates: Vec<(&str, bool)> = book
+//!     .files()
+//!     .map(|f| (f.rule.name.as_str(), matches!(f.fate, Fate::Active { .. })))
+//!     .collect();
+//! assert_eq!(fates, [("empty", false), ("style", true)]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Depends on the stage crates (`rulebook-registry`, `rulebook-kit`, `rulebook-partition`,
+//! `rulebook-ttsr`, `rulebook-match`, `rulebook-prompt`, `rulebook-protocol`) and `dirs`
+//! for the default home.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use rulebook_match::{Applicable, GlobIndex, PathMatch};
+use rulebook_partition::{Partition, Placement, Rejection, RuleBucket, partition};
+use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
+use rulebook_protocol::{Completion, ProtocolError, Resource, UrlIndex};
+use rulebook_registry::{
+    Entry, LoadContext, Loaded, Mechanisms, Provider, ProviderInfo, Registry, RuleCapability,
+    Status,
+};
+use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule};
+use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
+
+/// The registry type for rules.
+pub type RuleRegistry = Registry<RuleCapability>;
+
+/// The providers [`Options::registry`] registers before those of [`Options::provider`]:
+/// the facade's table of default providers.
+pub trait ProviderTable: Clone + Default + Send + Sync + 'static {
+    /// A fresh instance of each default provider.
+    fn providers(&self) -> Vec<Box<dyn Provider<RuleCapability>>>;
+}
+
+/// No default providers: only those of [`Options::provider`] run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoProviders;
+
+impl ProviderTable for NoProviders {
+    fn providers(&self) -> Vec<Box<dyn Provider<RuleCapability>>> {
+        Vec::new()
+    }
+}
+
+/// What became of one loaded file (an entry of [`Rulebook::all`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate<'a> {
+    /// It won its name (or had it alone) and was placed.
+    Active {
+        /// Its position among [`Rulebook::items`].
+        position: usize,
+        /// Its bucket, or the reason it is in none.
+        placement: &'a Placement,
+    },
+    /// A rule of higher priority has its name.
+    Shadowed {
+        /// The entry of [`Rulebook::all`] that won.
+        by: usize,
+    },
+    /// The same file was loaded by a provider of higher priority.
+    SameFile {
+        /// The entry of [`Rulebook::all`] that read it first.
+        by: usize,
+    },
+    /// It failed validation.
+    Invalid {
+        /// Why.
+        reason: &'a str,
+    },
+}
+
+impl Fate<'_> {
+    /// The bucket of an active rule; `None` for one in no bucket, or not active.
+    pub fn bucket(&self) -> Option<RuleBucket> {
+        match self {
+            Fate::Active { placement, .. } => placement.bucket,
+            _ => None,
+        }
+    }
+}
+
+/// One loaded file and its fate: [`Rulebook::files`].
+#[derive(Debug, Clone, Copy)]
+pub struct FileFate<'a> {
+    /// Its index in [`Rulebook::all`].
+    pub index: usize,
+    /// The rule it holds.
+    pub rule: &'a Rule,
+    /// What became of it.
+    pub fate: Fate<'a>,
+}
+
+/// A provider shared by clones of [`Options`].
+type SharedProvider = std::sync::Arc<dyn Provider<RuleCapability>>;
+
+/// Forwards to a shared provider, so [`Options`] stays `Clone`.
+struct Shared(SharedProvider);
+
+impl Provider<RuleCapability> for Shared {
+    fn id(&self) -> &str {
+        self.0.id()
+    }
+    fn display_name(&self) -> &str {
+        self.0.display_name()
+    }
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+    fn priority(&self) -> i32 {
+        self.0.priority()
+    }
+    fn known_keys(&self) -> &[rulebook_registry::KnownKey] {
+        self.0.known_keys()
+    }
+    fn nested_names(&self) -> Vec<String> {
+        self.0.nested_names()
+    }
+    fn profiles(&self) -> &'static [Profile] {
+        self.0.profiles()
+    }
+    fn load(
+        &self,
+        ctx: &LoadContext,
+    ) -> Result<rulebook_registry::LoadResult<Rule>, rulebook_registry::ProviderError> {
+        self.0.load(ctx)
+    }
+}
+
+/// How [`Rulebook::discover`] runs.
+#[derive(Clone, Default)]
+pub struct Options<T = NoProviders> {
+    table: T,
+    profile: Profile,
+    allow: Option<Vec<String>>,
+    deny: Vec<String>,
+    sequential: bool,
+    max_file_size: Option<u64>,
+    extra: Vec<SharedProvider>,
+    root_markers: Option<Vec<String>>,
+    root: Option<PathBuf>,
+    no_descendants: bool,
+    per_provider: Vec<(String, String, String)>,
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Options<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("table", &self.table)
+            .field("profile", &self.profile)
+            .field("allow", &self.allow)
+            .field("deny", &self.deny)
+            .field("sequential", &self.sequential)
+            .field("max_file_size", &self.max_file_size)
+            .field(
+                "extra",
+                &self
+                    .extra
+                    .iter()
+                    .map(|p| p.id().to_owned())
+                    .collect::<Vec<_>>(),
+            )
+            .field("root_markers", &self.root_markers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: ProviderTable> Options<T> {
+    /// Extended profile, every default provider, parallel loading.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the profile.
+    #[must_use]
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Loads only these providers (by id).
+    #[must_use]
+    pub fn allow_providers<I: IntoIterator<Item = S>, S: Into<String>>(mut self, ids: I) -> Self {
+        self.allow = Some(ids.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Never loads these providers (by id).
+    #[must_use]
+    pub fn deny_providers<I: IntoIterator<Item = S>, S: Into<String>>(mut self, ids: I) -> Self {
+        self.deny.extend(ids.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets the table of default providers (the facade's `DefaultProviders` carries the
+    /// native provider's configuration).
+    #[must_use]
+    pub fn table(mut self, table: T) -> Self {
+        self.table = table;
+        self
+    }
+
+    /// The table of default providers.
+    pub fn providers_table(&self) -> &T {
+        &self.table
+    }
+
+    /// Extended E9: skip rule files larger than `bytes` (default 1 MiB).
+    #[must_use]
+    pub fn max_file_size(mut self, bytes: u64) -> Self {
+        self.max_file_size = Some(bytes);
+        self
+    }
+
+    /// Adds a provider of your own to the defaults (it takes its place by priority).
+    #[must_use]
+    pub fn provider(mut self, provider: impl Provider<RuleCapability> + 'static) -> Self {
+        self.extra.push(std::sync::Arc::new(provider));
+        self
+    }
+
+    /// E11: the names that mark the project root (default `.git`): the nearest ancestor of
+    /// the working directory holding one of them, else the working directory.
+    #[must_use]
+    pub fn project_root_markers<I: IntoIterator<Item = S>, S: Into<String>>(
+        mut self,
+        markers: I,
+    ) -> Self {
+        self.root_markers = Some(markers.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets an option of one provider (`claude`, `walk_ceiling`, a directory), handed to it
+    /// in the load context.
+    #[must_use]
+    pub fn provider_option(
+        mut self,
+        provider: impl Into<String>,
+        key: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.per_provider
+            .push((provider.into(), key.into(), value.into()));
+        self
+    }
+
+    /// Lets `@path` imports (Claude Code) reach files outside the project; refused (a
+    /// warning, the token kept) by default.
+    #[must_use]
+    pub fn allow_external_imports(self, yes: bool) -> Self {
+        self.provider_option(
+            "claude",
+            "allow_external_imports",
+            if yes { "true" } else { "false" },
+        )
+    }
+
+    /// E11: the project root, given instead of found by its markers.
+    #[must_use]
+    pub fn project_root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.root = Some(root.into());
+        self
+    }
+
+    /// E11: read nested rule directories below the working directory (the default, in
+    /// Extended), or only the chain from the project root down to it (`false`).
+    #[must_use]
+    pub fn descendants(mut self, yes: bool) -> Self {
+        self.no_descendants = !yes;
+        self
+    }
+
+    /// Loads providers one after the other instead of in parallel.
+    #[must_use]
+    pub fn sequential(mut self, yes: bool) -> Self {
+        self.sequential = yes;
+        self
+    }
+
+    /// The registry these options describe, with the default providers registered.
+    /// (A native configuration whose id collides with another provider's is not
+    /// registered; build the registry yourself to see that error.)
+    pub fn registry(&self) -> RuleRegistry {
+        let mut registry = RuleRegistry::new();
+        for provider in self.table.providers() {
+            let _ = registry.register_boxed(provider);
+        }
+        for provider in &self.extra {
+            let _ = registry.register(Shared(provider.clone()));
+        }
+        if let Some(allow) = &self.allow {
+            registry.allow(allow.iter().cloned());
+        }
+        registry.deny(self.deny.iter().cloned());
+        registry.parallel(!self.sequential);
+        registry
+    }
+
+    /// The load context for a working directory and home under these options: the profile
+    /// decides the mechanisms here, once ([`Mechanisms::for_profile`]).
+    pub fn load_context(&self, cwd: &Path, home: &Path) -> LoadContext {
+        let mut ctx = LoadContext::new(cwd, home)
+            .profile(self.profile)
+            .mechanisms(Mechanisms::for_profile(self.profile));
+        if let Some(bytes) = self.max_file_size {
+            ctx = ctx.max_file_size(bytes);
+        }
+        if let Some(markers) = &self.root_markers {
+            let markers: Vec<&str> = markers.iter().map(String::as_str).collect();
+            ctx = ctx.project_root_markers(&markers);
+        }
+        if let Some(root) = &self.root {
+            ctx = ctx.project_root_at(real(&absolute(root)));
+        }
+        for (provider, key, value) in &self.per_provider {
+            ctx = ctx.provider_option(provider, key, value);
+        }
+        ctx
+    }
+}
+
+/// The rules that apply to one file: [`Rulebook::rules_for_path`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathRules {
+    /// Whether the file is under the working directory (only such files match globs).
+    pub inside_project: bool,
+    /// The rules, in precedence order.
+    pub hits: Vec<RuleHit>,
+}
+
+/// One rule that applies to a file, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleHit {
+    /// The rule's position in [`Rulebook::items`].
+    pub position: usize,
+    /// The glob that matched; `None` for an always-apply rule, which applies to every file.
+    pub glob: Option<String>,
+}
+
+/// The result of discovery: every rule, its fate, the TTSR manager, and the warnings.
+#[derive(Debug)]
+pub struct Rulebook {
+    profile: Profile,
+    cwd: PathBuf,
+    home: PathBuf,
+    loaded: Loaded<Rule>,
+    partition: Partition,
+    ttsr: TtsrManager,
+    diagnostics: Vec<Diagnostic>,
+    providers: Vec<ProviderInfo>,
+    globs: OnceLock<(GlobIndex, Vec<Diagnostic>)>,
+    /// The resolvable positions in `items`, and the `rule://` index over them.
+    urls: OnceLock<(Vec<usize>, UrlIndex)>,
+}
+
+impl Rulebook {
+    /// Discovers the rules for `cwd`, with `home` (`None`: the user's home directory),
+    /// under `options` (profile, providers, limits). Never fails: an unreadable source, a
+    /// working directory or home that does not exist, are diagnostics.
+    ///
+    /// This is the one entry point; [`Rulebook::discover_in`] is the lower level for a
+    /// registry and load context built by hand.
+    pub fn discover<T: ProviderTable>(
+        cwd: impl AsRef<Path>,
+        home: Option<impl AsRef<Path>>,
+        options: &Options<T>,
+    ) -> Self {
+        let registry = options.registry();
+        let home = home.map(|h| h.as_ref().to_path_buf());
+        let (cwd, home, mut checks) = directories(cwd.as_ref(), home, options.profile);
+        let mut ctx = options.load_context(&cwd, &home);
+        // E11: one walk below the working directory for every provider's nested names.
+        // Hardening round 3, item 19: `/` or the home directory, outside any repository, is
+        // no project: walking it for nested rules would read the whole disk. Said, skipped.
+        let not_a_project = ctx.repo_root.is_none()
+            && (cwd.parent().is_none() || (!home.as_os_str().is_empty() && cwd == home));
+        if ctx.mechanisms.project_chain && !options.no_descendants && not_a_project {
+            checks.push(
+                Diagnostic::warning(
+                    DiagnosticCode::WalkFailed,
+                    format!(
+                        "{} is {} and in no repository, not a project: the directories below it are not searched for nested rules (run rulebook in a project, or give one with -C)",
+                        cwd.display(),
+                        if cwd.parent().is_none() {
+                            "the file system root"
+                        } else {
+                            "the home directory"
+                        }
+                    ),
+                )
+                .with_path(&cwd),
+            );
+        } else if ctx.mechanisms.project_chain && !options.no_descendants && cwd.is_dir() {
+            let names = registry.nested_names();
+            let found = rulebook_kit::fs::find_named(&cwd, &names);
+            checks.extend(found.diagnostics);
+            ctx = ctx.nested(found.by_name);
+        }
+        Self::discover_in(ctx, &registry).with_leading_diagnostics(checks)
+    }
+
+    /// Puts `diagnostics` (about the directories discovery was given) before the others.
+    fn with_leading_diagnostics(mut self, mut diagnostics: Vec<Diagnostic>) -> Self {
+        if !diagnostics.is_empty() {
+            diagnostics.append(&mut self.diagnostics);
+            self.diagnostics = diagnostics;
+        }
+        self
+    }
+
+    /// Discovers with a registry and a load context of your own.
+    pub fn discover_in(ctx: LoadContext, registry: &RuleRegistry) -> Self {
+        let profile = ctx.profile;
+        let mut loaded = registry.load(&ctx);
+        let LoadContext { cwd, home, .. } = ctx;
+        let mut ttsr = TtsrManager::new();
+        let mut partition = partition(loaded.items(), profile, |rule| {
+            ttsr.register(TtsrRule::from_rule(rule))
+                .map(|registration| {
+                    registration
+                        .dropped
+                        .into_iter()
+                        .map(|e| Box::new(e) as rulebook_partition::TriggerError)
+                        .collect()
+                })
+                .map_err(|e| match e {
+                    RegisterError::DuplicateName(_) => Rejection::DuplicateName,
+                    other => Rejection::InvalidCondition(Box::new(other)),
+                })
+        });
+        // Moved, not copied: the book keeps one list of every diagnostic.
+        let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
+        diagnostics.append(&mut partition.diagnostics);
+        Self {
+            profile,
+            cwd,
+            home,
+            loaded,
+            partition,
+            ttsr,
+            diagnostics,
+            providers: registry.infos(),
+            globs: OnceLock::new(),
+            urls: OnceLock::new(),
+        }
+    }
+
+    /// The profile discovery ran under.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The working directory (absolute).
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The home directory (absolute).
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// The registered providers in load order.
+    pub fn providers(&self) -> &[ProviderInfo] {
+        &self.providers
+    }
+
+    /// The ids of providers that loaded at least one rule.
+    pub fn contributing_providers(&self) -> &[String] {
+        &self.loaded.providers
+    }
+
+    /// The active rules (deduplicated, valid), in precedence order.
+    pub fn items(&self) -> impl ExactSizeIterator<Item = &Rule> + '_ {
+        self.loaded.items()
+    }
+
+    /// Every rule file that loaded, with what became of it in the registry.
+    pub fn all(&self) -> &[Entry<Rule>] {
+        &self.loaded.all
+    }
+
+    /// The rules that lost a name clash, each with the rule that won.
+    pub fn shadowed(&self) -> impl Iterator<Item = (&Rule, &Rule)> + '_ {
+        self.loaded.shadowed().map(|(l, w)| (&l.item, &w.item))
+    }
+
+    /// The rules that failed validation, with the reason.
+    pub fn invalid(&self) -> impl Iterator<Item = (&Rule, &str)> + '_ {
+        self.loaded.invalid().map(|(e, r)| (&e.item, r))
+    }
+
+    /// The active rules with their placement, in precedence order.
+    pub fn placements(&self) -> impl Iterator<Item = (&Rule, &Placement)> + '_ {
+        self.loaded.items().zip(&self.partition.placements)
+    }
+
+    /// The rules of one bucket, in precedence order.
+    pub fn bucket(&self, bucket: RuleBucket) -> Vec<&Rule> {
+        self.placements()
+            .filter(|(_, p)| p.bucket == Some(bucket))
+            .map(|(r, _)| r)
+            .collect()
+    }
+
+    /// The placement of the entry `index` of [`Rulebook::all`]; `None` for a shadowed or
+    /// invalid entry.
+    pub fn entry_placement(&self, index: usize) -> Option<&Placement> {
+        let position = self.loaded.active.binary_search(&index).ok()?;
+        self.partition.placements.get(position)
+    }
+
+    /// Every loaded file, in [`Rulebook::all`]'s order, with what became of it: the one
+    /// join of the registry's statuses and the partition's placements (`explain`, the MCP
+    /// server and `check` all read fates from here).
+    pub fn files(&self) -> impl ExactSizeIterator<Item = FileFate<'_>> + '_ {
+        let mut active = self.loaded.active.iter().copied().enumerate().peekable();
+        self.loaded
+            .all
+            .iter()
+            .enumerate()
+            .map(move |(index, entry)| {
+                let fate = match &entry.status {
+                    Status::Shadowed { by } => Fate::Shadowed { by: *by },
+                    Status::SameFile { by } => Fate::SameFile { by: *by },
+                    Status::Invalid { reason } => Fate::Invalid { reason },
+                    Status::Active => {
+                        // `active` lists the active entries in `all`'s order: it advances with
+                        // this walk, so the join is linear.
+                        while active.next_if(|&(_, i)| i < index).is_some() {}
+                        match active.next_if(|&(_, i)| i == index) {
+                            Some((position, _)) => Fate::Active {
+                                position,
+                                placement: &self.partition.placements[position],
+                            },
+                            None => Fate::Invalid {
+                                reason: "not in the registry's active list",
+                            },
+                        }
+                    }
+                };
+                FileFate {
+                    index,
+                    rule: &entry.item,
+                    fate,
+                }
+            })
+    }
+
+    /// The placement of an active rule's position among [`Rulebook::items`].
+    pub fn placement(&self, position: usize) -> Option<&Placement> {
+        self.partition.placements.get(position)
+    }
+
+    /// The active rules in no bucket, with the reason.
+    pub fn unbucketed(&self) -> impl Iterator<Item = (&Rule, &str)> + '_ {
+        self.placements()
+            .filter_map(|(r, p)| p.reason.as_deref().map(|reason| (r, reason)))
+    }
+
+    /// Every warning: the providers' (prefixed with their display names), the registry's,
+    /// and refused TTSR registrations. Never swallowed (behaviour.md S9.4).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The rules `rule://` resolves, in resolution order: rulebook, then always-apply, then
+    /// (Extended E5) TTSR and manual rules.
+    pub fn resolvable(&self) -> Vec<&Rule> {
+        self.resolvable_positions()
+            .into_iter()
+            .map(|i| self.item(i))
+            .collect()
+    }
+
+    fn resolvable_positions(&self) -> Vec<usize> {
+        self.partition.resolvable(self.profile == Profile::Extended)
+    }
+
+    /// The active rule at `position` in [`Rulebook::items`].
+    fn item(&self, position: usize) -> &Rule {
+        &self.loaded.all[self.loaded.active[position]].item
+    }
+
+    /// Resolves a `rule://<name>` URL (behaviour.md §9): exact name, first in resolution order
+    /// ([`Rulebook::resolvable`]). Constant time after the first call.
+    pub fn resolve(&self, url: &str) -> Result<Resource, ProtocolError> {
+        let positions = self.urls.get_or_init(|| {
+            let positions = self.resolvable_positions();
+            let index = UrlIndex::new(positions.iter().map(|&i| self.item(i)));
+            (positions, index)
+        });
+        let (positions, index) = positions;
+        index
+            .position(url)
+            .map(|i| Resource::from_rule(self.item(positions[i])))
+    }
+
+    /// Extended E6: completions for a name prefix (with or without `rule://`) among the
+    /// rules `rule://` resolves.
+    pub fn complete(&self, prefix: &str) -> Vec<Completion> {
+        rulebook_protocol::complete(prefix, self.resolvable())
+    }
+
+    fn glob_index(&self) -> &(GlobIndex, Vec<Diagnostic>) {
+        self.globs.get_or_init(|| GlobIndex::new(self.items()))
+    }
+
+    /// Extended E3: the active rules whose globs match any of `paths` (relative to the
+    /// working directory, or absolute under it), in precedence order, each with the glob
+    /// that matched. Paths outside the working directory never match.
+    pub fn applicable<I, P>(&self, paths: I) -> Vec<Applicable>
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        self.glob_index().0.applicable(&self.cwd, paths)
+    }
+
+    /// Extended E3: the active rules whose globs match one path, in precedence order, each
+    /// with the first of its globs that matched.
+    pub fn matches(&self, path: impl AsRef<Path>) -> Vec<PathMatch> {
+        self.glob_index().0.matches(&self.cwd, path)
+    }
+
+    /// Warnings about globs that do not compile (computed on first use of globs).
+    pub fn glob_diagnostics(&self) -> &[Diagnostic] {
+        &self.glob_index().1
+    }
+
+    /// The system-prompt text (behaviour.md §8): always-apply contents, then the rules section.
+    pub fn system_prompt_section(&self) -> String {
+        self.system_prompt_section_for::<[&Path; 0], &Path>([])
+    }
+
+    /// The system-prompt text with, in Extended (E3), the rules whose globs match `paths`
+    /// attached in full after the always-apply contents. TTSR, always-apply and manual
+    /// rules are never attached. In Reference, `paths` are ignored.
+    pub fn system_prompt_section_for<I, P>(&self, paths: I) -> String
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        self.render_with(paths, rulebook_prompt::section_for(self.profile))
+    }
+
+    /// As [`Rulebook::system_prompt_section_for`], with your own section wording.
+    pub fn render_with<I, P>(&self, paths: I, section: &dyn SectionRenderer) -> String
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        let always: Vec<AlwaysApplied<'_>> = self
+            .bucket(RuleBucket::AlwaysApply)
+            .into_iter()
+            .map(|rule| AlwaysApplied {
+                rule,
+                source: self.display_path(&rule.path),
+            })
+            .collect();
+        let rulebook = self.bucket(RuleBucket::Rulebook);
+        let placements = &self.partition.placements;
+        let mut paths = paths.into_iter().peekable();
+        // No paths, nothing to attach: do not build the glob index (nor the list of the
+        // rules) for nothing.
+        let attached: Vec<Attached<'_>> =
+            if self.profile == Profile::Extended && paths.peek().is_some() {
+                let items: Vec<&Rule> = self.items().collect();
+                self.applicable(paths)
+                    .into_iter()
+                    .filter(|a| rulebook_partition::attachable(items[a.rule], &placements[a.rule]))
+                    .map(|a| {
+                        let rule = items[a.rule];
+                        let glob = rule
+                            .globs
+                            .as_deref()
+                            .and_then(|g| g.iter().find(|g| **g == a.glob))
+                            .map_or("", String::as_str);
+                        Attached { rule, glob }
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+        rulebook_prompt::render(&always, &attached, &rulebook, section)
+    }
+
+    /// `path` as a person names it: relative to the working directory when under it, `~/…`
+    /// under the home, else whole.
+    pub fn display_path(&self, path: &Path) -> String {
+        if let Ok(rel) = path.strip_prefix(&self.cwd) {
+            if !rel.as_os_str().is_empty() {
+                return rel.to_string_lossy().into_owned();
+            }
+        }
+        if self.home.as_os_str().len() > 1 {
+            if let Ok(rel) = path.strip_prefix(&self.home) {
+                return format!("~/{}", rel.to_string_lossy());
+            }
+        }
+        path.to_string_lossy().into_owned()
+    }
+
+    /// The rules that apply to one file (Extended E3, as `rulebook match` and the MCP tool
+    /// `rules_for_paths` report them): every always-apply rule, then the rules whose globs
+    /// match it, in precedence order. An absolute `path` is resolved to its real path where
+    /// it exists, so a symlinked or `..`-spelled path inside the project is inside it; a
+    /// relative path is relative to the working directory.
+    pub fn rules_for_path(&self, path: impl AsRef<Path>) -> PathRules {
+        let path = path.as_ref();
+        let path = if path.is_absolute() {
+            real(path)
+        } else {
+            path.to_path_buf()
+        };
+        let always = |position: usize| {
+            self.placement(position)
+                .is_some_and(|p| p.bucket == Some(RuleBucket::AlwaysApply))
+        };
+        let mut hits: Vec<RuleHit> = (0..self.items().len())
+            .filter(|&position| always(position))
+            .map(|position| RuleHit {
+                position,
+                glob: None,
+            })
+            .collect();
+        for m in self.matches(&path) {
+            if !always(m.rule) {
+                hits.push(RuleHit {
+                    position: m.rule,
+                    glob: Some(m.glob),
+                });
+            }
+        }
+        hits.sort_by_key(|h| h.position);
+        PathRules {
+            inside_project: GlobIndex::relative(&self.cwd, &path).is_some(),
+            hits,
+        }
+    }
+
+    /// Where `rule` applies, when not everywhere in the project (E11), in words: a rule of
+    /// a nested rule directory "applies under apps/api/"; a rule of an ancestor directory
+    /// has "globs relative to ../". `None` for the working directory's own rules.
+    pub fn scope(&self, rule: &Rule) -> Option<String> {
+        if let Some(root) = &rule.glob_root {
+            if root != &self.cwd {
+                let shown = if self.cwd.starts_with(root) {
+                    let up = self
+                        .cwd
+                        .strip_prefix(root)
+                        .map_or(0, |r| r.components().count());
+                    vec![".."; up].join("/")
+                } else {
+                    self.display_path(root)
+                };
+                return Some(format!("globs relative to {shown}/"));
+            }
+        }
+        // A rule file below the working directory in a directory of its own (`apps/api/`
+        // of `apps/api/.cursor/rules/x.mdc` or of `apps/api/AGENTS.md`): the directories
+        // before the first hidden one, the file name left out.
+        let rel = rule.path.strip_prefix(&self.cwd).ok()?;
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let mut dirs: Vec<&str> = parts
+            .iter()
+            .map(String::as_str)
+            .take_while(|c| !c.starts_with('.'))
+            .collect();
+        if dirs.len() == parts.len() {
+            dirs.pop();
+        }
+        if dirs.is_empty() {
+            return None;
+        }
+        Some(format!("applies under {}/", dirs.join("/")))
+    }
+
+    /// A diagnostic's message as a person reads it: the files it names (absolutely) shown
+    /// as [`Rulebook::display_path`] shows them.
+    pub fn display_message(&self, message: &str) -> String {
+        let cwd = format!("{}/", self.cwd.display());
+        let mut text = message.replace(&cwd, "");
+        if self.home.as_os_str().len() > 1 {
+            text = text.replace(&format!("{}/", self.home.display()), "~/");
+        }
+        text
+    }
+
+    /// The TTSR manager, with every TTSR rule registered.
+    pub fn ttsr(&self) -> &TtsrManager {
+        &self.ttsr
+    }
+
+    /// The TTSR manager, to feed the stream.
+    pub fn ttsr_mut(&mut self) -> &mut TtsrManager {
+        &mut self.ttsr
+    }
+}
+
+/// The working directory and home discovery runs with: absolute, and resolved to their real
+/// paths where they exist (so `x/../y` and a symlinked working directory name the same
+/// files the walk finds, and paths compare as the files they are), with a warning for a
+/// working directory, or a home the caller named, that is not a directory.
+/// The working and home directories discovery runs in, absolute. Extended resolves links
+/// (a project reached through a link is the same project, its paths real); Reference keeps
+/// the working directory as given, `.` and `..` resolved, as the original's `path.join`
+/// does (hardening round 3, item 18: it reports `project/link/...`).
+fn directories(
+    cwd: &Path,
+    home: Option<PathBuf>,
+    profile: Profile,
+) -> (PathBuf, PathBuf, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let given = absolute(cwd_or_dot(cwd));
+    let cwd = match profile {
+        Profile::Extended => real(&given),
+        Profile::Reference => rulebook_kit::fs::normalize_lexically(&given),
+    };
+    if !cwd.is_dir() {
+        diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::MissingDirectory,
+                format!(
+                    "The working directory {} is not a directory; no project rules are read",
+                    cwd.display()
+                ),
+            )
+            .with_path(&cwd),
+        );
+    }
+    let named = home.is_some();
+    let home = real(&absolute(&home.or_else(dirs::home_dir).unwrap_or_default()));
+    if named && !home.is_dir() {
+        diagnostics.push(Diagnostic::warning(
+            DiagnosticCode::MissingDirectory,
+            format!(
+                "The home directory {} is not a directory; no user-level rules are read",
+                home.display()
+            ),
+        ));
+    }
+    (cwd, home, diagnostics)
+}
+
+/// The real path of `path` where it exists, else `path` with `.` and `..` resolved lexically.
+fn real(path: &Path) -> PathBuf {
+    if path.as_os_str().is_empty() {
+        return PathBuf::new();
+    }
+    std::fs::canonicalize(path).unwrap_or_else(|_| rulebook_kit::fs::normalize_lexically(path))
+}
+
+/// `path` made absolute against the process's directory (links are not resolved); an
+/// empty path stays empty (an unknown home) — callers turn an empty cwd into `.` first.
+fn absolute(path: &Path) -> PathBuf {
+    if path.as_os_str().is_empty() {
+        return PathBuf::new();
+    }
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn cwd_or_dot(path: &Path) -> &Path {
+    if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    }
+}
