@@ -1,0 +1,96 @@
+//! `cargo xtask bench` and `cargo xtask fuzz`: generate the trees, build in release, run `rulebook-bench`.
+
+use std::env;
+use std::path::PathBuf;
+use std::process::Command;
+
+use super::{cargo, flag, root, run, synth};
+
+pub(crate) fn bench(args: &[String]) -> Result<(), String> {
+    let quick = args.iter().any(|a| a == "--quick");
+    let target =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let trees = target.join("bench-trees");
+    let sizes: &[usize] = if quick {
+        &[10, 100, 1000]
+    } else {
+        &[10, 100, 1000, 10_000, 100_000]
+    };
+    let monorepo = trees.join("monorepo");
+    let monorepo_files = synth::write_monorepo(&monorepo, 100_000, 50)
+        .map_err(|e| format!("writing {}: {e}", monorepo.display()))?;
+    eprintln!(
+        "xtask: wrote a monorepo of {monorepo_files} files under {}",
+        monorepo.display()
+    );
+    let mut tree_args = Vec::new();
+    for &n in sizes {
+        let dir = trees.join(format!("n{n}"));
+        let (_, bytes) = synth::write_tree(&dir, n, 42)
+            .map_err(|e| format!("writing {}: {e}", dir.display()))?;
+        tree_args.push(format!("{n}={}={bytes}", dir.display()));
+    }
+    run(
+        "build",
+        cargo().args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "rulebook-cli",
+            "-p",
+            "rulebook-bench",
+        ]),
+    )?;
+    let mut cmd = Command::new(
+        target
+            .join("release")
+            .join(format!("rulebook-bench{}", env::consts::EXE_SUFFIX)),
+    );
+    cmd.arg("--rulebook")
+        .arg(
+            target
+                .join("release")
+                .join(format!("rulebook{}", env::consts::EXE_SUFFIX)),
+        )
+        .arg("--corpus")
+        .arg(root().join("../shared/corpus"));
+    cmd.arg("--monorepo").arg(&monorepo);
+    if quick {
+        cmd.arg("--quick");
+    }
+    for t in tree_args {
+        cmd.arg("--tree").arg(t);
+    }
+    run("bench", &mut cmd)
+}
+
+pub(crate) fn fuzz(args: &[String]) -> Result<(), String> {
+    let seconds = flag(args, "--seconds").unwrap_or("60");
+    let mut targets: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| ["frontmatter", "protocol", "ttsr"].contains(a))
+        .collect();
+    if targets.is_empty() {
+        targets = vec!["frontmatter", "protocol", "ttsr"];
+    }
+    run(
+        "build",
+        cargo().args(["build", "--release", "--locked", "-p", "rulebook-bench"]),
+    )?;
+    let target =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let bin = target
+        .join("release")
+        .join(format!("rulebook-bench{}", env::consts::EXE_SUFFIX));
+    for t in targets {
+        run(
+            &format!("fuzz {t}"),
+            Command::new(&bin)
+                .args(["fuzz", t, seconds])
+                .arg(root().join("../shared/corpus")),
+        )?;
+    }
+    Ok(())
+}

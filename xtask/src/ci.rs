@@ -1,0 +1,243 @@
+//! `cargo xtask ci`: the checks CI runs, in order (fmt, clippy, tests, docs, snapshots, the MCP client test).
+
+use std::collections::BTreeSet;
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::{cargo, root, run};
+use crate::new_provider::check_providers;
+
+pub(crate) fn ci() -> Result<(), String> {
+    run("fmt", cargo().args(["fmt", "--all", "--", "--check"]))?;
+    run(
+        "clippy",
+        cargo().args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    let target =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
+    let references = target.join("insta-references.txt");
+    let _ = fs::remove_file(&references);
+    run(
+        "test",
+        cargo()
+            .args(["test", "--workspace", "--locked"])
+            .env("CI", "true")
+            .env("INSTA_UPDATE", "no")
+            .env("INSTA_SNAPSHOT_REFERENCES_FILE", &references),
+    )?;
+    check_unreferenced(&references)?;
+    check_providers()?;
+    // Each library crate can be packaged (and so published and consumed) alone.
+    run(
+        "package",
+        cargo().args([
+            "package",
+            "--workspace",
+            "--no-verify",
+            "--offline",
+            "--allow-dirty",
+            "--exclude",
+            "xtask",
+            "--exclude",
+            "rulebook-tests",
+            "--exclude",
+            "rulebook-bench",
+        ]),
+    )?;
+    // A fresh clone has no `../shared`: prove the suite passes without the full corpus
+    // (the corpus test must skip, and no snapshot may depend on it having run).
+    let empty = target.join("no-corpus");
+    fs::create_dir_all(&empty).map_err(|e| format!("cannot create {}: {e}", empty.display()))?;
+    run(
+        "test without ../shared/corpus",
+        cargo()
+            .args([
+                "test",
+                "--locked",
+                "-p",
+                "rulebook-tests",
+                "--test",
+                "corpus",
+            ])
+            .env("CI", "true")
+            .env("INSTA_UPDATE", "no")
+            .env("RULEBOOK_CORPUS", &empty),
+    )?;
+    run(
+        "doc",
+        cargo()
+            .args(["doc", "--workspace", "--no-deps", "--locked"])
+            .env("RUSTDOCFLAGS", "-D warnings"),
+    )?;
+    mcp_client(&target)?;
+    eprintln!("xtask: ci passed");
+    Ok(())
+}
+
+/// The end-to-end test of `rulebook mcp` with the official Python MCP SDK
+/// (`tests/mcp/client_test.py`), in a virtual environment under the target directory with
+/// the pinned `tests/mcp/requirements.txt`. Without Python 3 or the package registry it
+/// says so and skips, unless `RULEBOOK_REQUIRE_MCP_CLIENT` is set (`.ci/run` sets it).
+pub(crate) fn mcp_client(target: &Path) -> Result<(), String> {
+    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
+    let skip = |why: String| -> Result<(), String> {
+        if required {
+            Err(format!(
+                "mcp client test: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
+            ))
+        } else {
+            eprintln!("xtask: mcp client test SKIPPED: {why}");
+            Ok(())
+        }
+    };
+    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    if Command::new(&python)
+        .arg("--version")
+        .output()
+        .map_or(true, |o| !o.status.success())
+    {
+        return skip(format!("`{python}` is not installed"));
+    }
+    let Some(sdk2) = venv(&python, target, "mcp-venv", "tests/mcp/requirements.txt")? else {
+        return skip("cannot install tests/mcp/requirements.txt (no package registry?)".to_owned());
+    };
+    let Some(sdk1) = venv(
+        &python,
+        target,
+        "mcp-venv-sdk1",
+        "tests/mcp/requirements-sdk1.txt",
+    )?
+    else {
+        return skip(
+            "cannot install tests/mcp/requirements-sdk1.txt (no package registry?)".to_owned(),
+        );
+    };
+    run(
+        "build rulebook for the mcp client test",
+        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
+    )?;
+    run(
+        "mcp client test (official Python SDK)",
+        Command::new(&sdk2)
+            .arg(root().join("tests/mcp/client_test.py"))
+            .arg(target.join("debug/rulebook"))
+            .arg(root().join("fixtures/demo")),
+    )?;
+    for python in [&sdk1, &sdk2] {
+        run(
+            "rule:// URIs through the Python SDK (1.x and 2.x)",
+            Command::new(python)
+                .arg(root().join("tests/mcp/uri_client_test.py"))
+                .arg(target.join("debug/rulebook")),
+        )?;
+    }
+    Ok(())
+}
+
+/// A virtual environment `target/<name>` with the pinned `requirements` (a path from the
+/// repository root), made once per content of that file: its Python, or `None` when it
+/// cannot be made here (no `venv` module, no package registry).
+pub(crate) fn venv(
+    python: &str,
+    target: &Path,
+    name: &str,
+    requirements: &str,
+) -> Result<Option<PathBuf>, String> {
+    let requirements = root().join(requirements);
+    let wanted = fs::read_to_string(&requirements)
+        .map_err(|e| format!("{}: {e}", requirements.display()))?;
+    let venv = target.join(name);
+    let venv_python = venv.join("bin/python");
+    let stamp = venv.join("installed-requirements.txt");
+    if fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(Some(venv_python));
+    }
+    let _ = fs::remove_dir_all(&venv);
+    let created = Command::new(python)
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !created {
+        eprintln!("xtask: cannot create a virtual environment with `{python} -m venv`");
+        return Ok(None);
+    }
+    let installed = Command::new(&venv_python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(&requirements)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !installed {
+        return Ok(None);
+    }
+    fs::write(&stamp, &wanted).map_err(|e| format!("{}: {e}", stamp.display()))?;
+    Ok(Some(venv_python))
+}
+
+/// Every committed `.snap` must have been read by a test in this run: a stale snapshot is
+/// an expectation nobody checks any more.
+pub(crate) fn check_unreferenced(references: &Path) -> Result<(), String> {
+    let text = fs::read_to_string(references).unwrap_or_default();
+    let used: BTreeSet<PathBuf> = text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| fs::canonicalize(l).unwrap_or_else(|_| PathBuf::from(l)))
+        .collect();
+    let mut all = Vec::new();
+    collect_snapshots(&root(), &mut all);
+    let stale: Vec<String> = all
+        .iter()
+        .filter(|p| !used.contains(&fs::canonicalize(p).unwrap_or_else(|_| (*p).clone())))
+        .map(|p| p.strip_prefix(root()).unwrap_or(p).display().to_string())
+        .collect();
+    if stale.is_empty() {
+        eprintln!(
+            "xtask: == snapshots: all {} committed snapshots are referenced",
+            all.len()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "{} snapshot(s) are not referenced by any test; delete them or restore their test:\n  {}",
+            stale.len(),
+            stale.join("\n  ")
+        ))
+    }
+}
+
+fn collect_snapshots(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name == "target" || name.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            collect_snapshots(&path, out);
+        } else if name.ends_with(".snap") {
+            out.push(path);
+        }
+    }
+}
