@@ -124,16 +124,6 @@ pub enum Fate<'a> {
     },
 }
 
-impl Fate<'_> {
-    /// The bucket of an active rule; `None` for one in no bucket, or not active.
-    pub fn bucket(&self) -> Option<RuleBucket> {
-        match self {
-            Fate::Active { placement, .. } => placement.bucket,
-            _ => None,
-        }
-    }
-}
-
 /// One loaded file and its fate: [`Rulebook::files`].
 #[derive(Debug, Clone, Copy)]
 pub struct FileFate<'a> {
@@ -568,7 +558,10 @@ impl Rulebook {
     /// join of the registry's statuses and the partition's placements (`explain`, the MCP
     /// server and `check` all read fates from here).
     pub fn files(&self) -> impl ExactSizeIterator<Item = FileFate<'_>> + '_ {
-        let mut active = self.loaded.active.iter().copied().enumerate().peekable();
+        // The registry's active entries are exactly those of status `Active`, in `all`'s
+        // order, and the partition placed each of them: the n-th active entry of this walk
+        // is position n.
+        let mut position = 0;
         self.loaded
             .all
             .iter()
@@ -579,17 +572,10 @@ impl Rulebook {
                     Status::SameFile { by } => Fate::SameFile { by: *by },
                     Status::Invalid { reason } => Fate::Invalid { reason },
                     Status::Active => {
-                        // `active` lists the active entries in `all`'s order: it advances with
-                        // this walk, so the join is linear.
-                        while active.next_if(|&(_, i)| i < index).is_some() {}
-                        match active.next_if(|&(_, i)| i == index) {
-                            Some((position, _)) => Fate::Active {
-                                position,
-                                placement: &self.partition.placements[position],
-                            },
-                            None => Fate::Invalid {
-                                reason: "not in the registry's active list",
-                            },
+                        position += 1;
+                        Fate::Active {
+                            position: position - 1,
+                            placement: &self.partition.placements[position - 1],
                         }
                     }
                 };

@@ -122,7 +122,7 @@ pub mod stages {
 /// this order (the registry then orders them by priority). Adding a provider to the
 /// defaults is its crate, one line here and a feature (`cargo xtask new-provider` writes
 /// all three). Set the native provider's configuration with
-/// `Options::new().table(DefaultProviders { native: config })`.
+/// `Options::new().table(DefaultProviders::with_native(config))`.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct DefaultProviders {

@@ -275,8 +275,7 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
 fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
     let book = out.book;
     let files: Vec<FileFate<'_>> = book.files().filter(|f| f.rule.name == name).collect();
-    let indices: Vec<usize> = files.iter().map(|f| f.index).collect();
-    if indices.is_empty() {
+    if files.is_empty() {
         let mut known: Vec<&str> = book.all().iter().map(|e| e.item.name.as_str()).collect();
         known.sort_unstable();
         known.dedup();
@@ -296,10 +295,7 @@ fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
         eprintln!("rulebook: {}", escape(&message));
         return ExitCode::FAILURE;
     }
-    let paths: Vec<&Path> = indices
-        .iter()
-        .map(|&i| book.all()[i].item.path.as_path())
-        .collect();
+    let paths: Vec<&Path> = files.iter().map(|f| f.rule.path.as_path()).collect();
     let diagnostics: Vec<&Diagnostic> = book
         .diagnostics()
         .iter()
@@ -320,7 +316,7 @@ fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
     let _ = writeln!(
         out.text,
         "{} file(s) named {}, in precedence order:",
-        indices.len(),
+        files.len(),
         out.bold(&format!("`{}`", escape(name)))
     );
     for file in &files {
