@@ -192,8 +192,8 @@ use rulebook_kit::coerce::{{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 }};
 use rulebook_kit::{{
-    FileLoader, KnownKey, Level, LoadContext, LoadResult, Provider, ProviderError, Rule,
-    RuleCapability,
+    FileLoader, KnownKey, Level, LoadContext, LoadResult, Provider, ProviderError, ProviderMeta,
+    Rule, RuleCapability,
 }};
 
 /// {type_name}'s field coercion.
@@ -210,25 +210,18 @@ pub const KNOWN_KEYS: &[KnownKey] = COMMON_KEYS;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct {type_name}Provider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "{name}",
+    "{type_name}",
+    "{type_name} rules: .{name}/rules/*.md (project, then user)",
+    30,
+)
+.with_known_keys(KNOWN_KEYS);
+
 impl Provider<RuleCapability> for {type_name}Provider {{
-    fn id(&self) -> &'static str {{
-        "{name}"
-    }}
-
-    fn display_name(&self) -> &'static str {{
-        "{type_name}"
-    }}
-
-    fn description(&self) -> &'static str {{
-        "{type_name} rules: .{name}/rules/*.md (project, then user)"
-    }}
-
-    fn priority(&self) -> i32 {{
-        30
-    }}
-
-    fn known_keys(&self) -> &[KnownKey] {{
-        KNOWN_KEYS
+    fn info(&self) -> &ProviderMeta {{
+        &INFO
     }}
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {{

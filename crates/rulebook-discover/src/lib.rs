@@ -19,16 +19,16 @@
 //! use rulebook_discover::{NoProviders, Options, Rulebook, Fate};
 //! use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 //! use rulebook_kit::{FileLoader, LoadContext, LoadResult, ProviderError, RuleCapability};
-//! use rulebook_registry::Provider;
+//! use rulebook_registry::{Provider, ProviderMeta};
 //! use rulebook_rule::{Level, Rule};
 //!
 //! /// Reads `.acme/rules/*.md`.
 //! struct Acme;
 //! impl Provider<RuleCapability> for Acme {
-//!     fn id(&self) -> &str { "acme" }
-//!     fn display_name(&self) -> &str { "Acme" }
-//!     fn description(&self) -> &str { "Acme rules" }
-//!     fn priority(&self) -> i32 { 60 }
+//!     fn info(&self) -> &ProviderMeta {
+//!         static INFO: ProviderMeta = ProviderMeta::new("acme", "Acme", "Acme rules", 60);
+//!         &INFO
+//!     }
 //!     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
 //!         let policy = FieldPolicy::new(
 //!             DescriptionPolicy::StringOnly,
@@ -71,8 +71,8 @@ use rulebook_partition::{Partition, Placement, Rejection, RuleBucket, partition}
 use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 use rulebook_protocol::{Completion, ProtocolError, Resource, UrlIndex};
 use rulebook_registry::{
-    Entry, LoadContext, Loaded, Mechanisms, Provider, ProviderInfo, Registry, RuleCapability,
-    Status,
+    Entry, LoadContext, Loaded, Mechanisms, Provider, ProviderInfo, ProviderMeta, Registry,
+    RuleCapability, Status,
 };
 use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
@@ -142,26 +142,8 @@ type SharedProvider = std::sync::Arc<dyn Provider<RuleCapability>>;
 struct Shared(SharedProvider);
 
 impl Provider<RuleCapability> for Shared {
-    fn id(&self) -> &str {
-        self.0.id()
-    }
-    fn display_name(&self) -> &str {
-        self.0.display_name()
-    }
-    fn description(&self) -> &str {
-        self.0.description()
-    }
-    fn priority(&self) -> i32 {
-        self.0.priority()
-    }
-    fn known_keys(&self) -> &[rulebook_registry::KnownKey] {
-        self.0.known_keys()
-    }
-    fn nested_names(&self) -> Vec<String> {
-        self.0.nested_names()
-    }
-    fn profiles(&self) -> &'static [Profile] {
-        self.0.profiles()
+    fn info(&self) -> &ProviderMeta {
+        self.0.info()
     }
     fn load(
         &self,
@@ -201,7 +183,7 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Options<T> {
                 &self
                     .extra
                     .iter()
-                    .map(|p| p.id().to_owned())
+                    .map(|p| p.info().id().to_owned())
                     .collect::<Vec<_>>(),
             )
             .field("root_markers", &self.root_markers)

@@ -22,7 +22,7 @@
 //! ```
 //! use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 //! use rulebook_kit::{FileLoader, Level, LoadContext, LoadResult, Provider, ProviderError};
-//! use rulebook_kit::{Rule, RuleCapability};
+//! use rulebook_kit::{ProviderMeta, Rule, RuleCapability};
 //!
 //! const POLICY: FieldPolicy = FieldPolicy::new(
 //!     DescriptionPolicy::StringOnly,
@@ -33,11 +33,10 @@
 //! /// Reads `.acme/rules/*.md` in the project.
 //! struct Acme;
 //!
+//! static INFO: ProviderMeta = ProviderMeta::new("acme", "Acme", "Acme rules: .acme/rules/*.md", 10);
+//!
 //! impl Provider<RuleCapability> for Acme {
-//!     fn id(&self) -> &str { "acme" }
-//!     fn display_name(&self) -> &str { "Acme" }
-//!     fn description(&self) -> &str { "Acme rules: .acme/rules/*.md" }
-//!     fn priority(&self) -> i32 { 10 }
+//!     fn info(&self) -> &ProviderMeta { &INFO }
 //!     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
 //!         let loader = FileLoader::new(ctx, "acme", "Acme", POLICY);
 //!         let mut out = LoadResult::default();
@@ -73,7 +72,8 @@ pub use rulebook_fs::{
     owned_by_another_user, read_rule_file, walk_rules_dir,
 };
 pub use rulebook_registry::{
-    KnownKey, LoadContext, LoadResult, Mechanisms, Provider, ProviderError, RuleCapability,
+    KnownKey, LoadContext, LoadResult, Mechanisms, Provider, ProviderError, ProviderMeta,
+    RuleCapability,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, FrontmatterOutcome, GlobDialect, Level, Map, Profile,

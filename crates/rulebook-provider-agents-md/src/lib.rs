@@ -26,7 +26,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_agents_md::AgentsMdProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -39,12 +39,13 @@
 
 pub mod host;
 
+use rulebook_kit::ProviderMeta;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, KnownKey, Level, LoadContext, LoadResult,
-    Profile, Provider, ProviderError, Rule, RuleCapability, dir_scoped_name, scope_to_directory,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, Level, LoadContext, LoadResult, Profile,
+    Provider, ProviderError, Rule, RuleCapability, dir_scoped_name, scope_to_directory,
 };
 
 /// AGENTS.md has no frontmatter; the policy matters to nothing (bodies are raw).
@@ -89,33 +90,19 @@ fn pick(dir: &Path, names: &[String]) -> Option<PathBuf> {
         .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
 }
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "agents-md",
+    "AGENTS.md",
+    "AGENTS.md: the user's ($CODEX_HOME), one per directory from the project root down, and nested ones (Extended)",
+    60,
+)
+.with_nested_names(&[OVERRIDE, PRIMARY])
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for AgentsMdProvider {
-    fn id(&self) -> &'static str {
-        "agents-md"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "AGENTS.md"
-    }
-
-    fn description(&self) -> &'static str {
-        "AGENTS.md: the user's ($CODEX_HOME), one per directory from the project root down, and nested ones (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        60
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        &[]
-    }
-
-    fn nested_names(&self) -> Vec<String> {
-        vec![OVERRIDE.to_owned(), PRIMARY.to_owned()]
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

@@ -14,7 +14,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_agents::AgentsProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -25,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+use rulebook_kit::ProviderMeta;
 use std::path::PathBuf;
 
 use rulebook_kit::coerce::{
@@ -65,29 +66,19 @@ const DIRS: &[&str] = &[".agent/rules", ".agents/rules"];
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AgentsProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "agents",
+    "Agents",
+    "Agents standard rules: .agent/rules and .agents/rules from the working directory up to the repository root, then the user's (Extended)",
+    70,
+)
+.with_known_keys(KNOWN_KEYS)
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for AgentsProvider {
-    fn id(&self) -> &'static str {
-        "agents"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Agents"
-    }
-
-    fn description(&self) -> &'static str {
-        "Agents standard rules: .agent/rules and .agents/rules from the working directory up to the repository root, then the user's (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        70
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        KNOWN_KEYS
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

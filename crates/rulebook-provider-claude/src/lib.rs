@@ -30,7 +30,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_claude::ClaudeProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -45,6 +45,7 @@
 
 pub mod host;
 
+use rulebook_kit::ProviderMeta;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{
@@ -79,37 +80,20 @@ pub const IMPORT_DEPTH: usize = 4;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClaudeProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "claude",
+    "Claude Code",
+    "Claude Code: CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md up the directory tree, .claude/rules, the user's ~/.claude (Extended)",
+    65,
+)
+.with_known_keys(KNOWN_KEYS)
+.with_nested_names(&["CLAUDE.md", "CLAUDE.local.md", ".claude"])
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for ClaudeProvider {
-    fn id(&self) -> &'static str {
-        "claude"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Claude Code"
-    }
-
-    fn description(&self) -> &'static str {
-        "Claude Code: CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md up the directory tree, .claude/rules, the user's ~/.claude (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        65
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        KNOWN_KEYS
-    }
-
-    fn nested_names(&self) -> Vec<String> {
-        vec![
-            "CLAUDE.md".to_owned(),
-            "CLAUDE.local.md".to_owned(),
-            ".claude".to_owned(),
-        ]
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

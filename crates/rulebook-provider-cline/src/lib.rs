@@ -42,7 +42,9 @@ use rulebook_kit::{
     apply_whole_file_default,
 };
 use rulebook_kit::{FileLoader, owned_by_another_user};
-use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+use rulebook_kit::{
+    LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, RuleCapability,
+};
 
 /// Cline's field coercion: its row of behaviour.md §5's table.
 pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
@@ -69,25 +71,18 @@ const KNOWN_KEYS: &[rulebook_kit::KnownKey] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClineProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "cline",
+    "Cline",
+    "Cline rules: .clinerules (a file, or a directory of *.md and *.txt) and the user's Cline/Rules (Extended); the nearest .clinerules upward (Reference)",
+    40,
+)
+.with_known_keys(KNOWN_KEYS);
+
 impl Provider<RuleCapability> for ClineProvider {
-    fn id(&self) -> &'static str {
-        "cline"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Cline"
-    }
-
-    fn description(&self) -> &'static str {
-        "Cline rules: .clinerules (a file, or a directory of *.md and *.txt) and the user's Cline/Rules (Extended); the nearest .clinerules upward (Reference)"
-    }
-
-    fn priority(&self) -> i32 {
-        40
-    }
-
-    fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
-        KNOWN_KEYS
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

@@ -28,7 +28,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_continue::ContinueProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -41,6 +41,7 @@
 
 pub mod host;
 
+use rulebook_kit::ProviderMeta;
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
@@ -73,33 +74,20 @@ pub const KNOWN_KEYS: &[KnownKey] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ContinueProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "continue",
+    "Continue",
+    "Continue rules: .continue/rules/*.md (workspace, then user) and colocated rules.md files (Extended)",
+    35,
+)
+.with_known_keys(KNOWN_KEYS)
+.with_nested_names(&["rules.md"])
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for ContinueProvider {
-    fn id(&self) -> &'static str {
-        "continue"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Continue"
-    }
-
-    fn description(&self) -> &'static str {
-        "Continue rules: .continue/rules/*.md (workspace, then user) and colocated rules.md files (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        35
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        KNOWN_KEYS
-    }
-
-    fn nested_names(&self) -> Vec<String> {
-        vec!["rules.md".to_owned()]
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

@@ -22,7 +22,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_copilot::CopilotProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -35,6 +35,7 @@
 
 pub mod host;
 
+use rulebook_kit::ProviderMeta;
 use std::path::Path;
 
 use rulebook_kit::coerce::{
@@ -72,29 +73,19 @@ const SUFFIX: &str = ".instructions.md";
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CopilotProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "copilot",
+    "GitHub Copilot",
+    "GitHub Copilot: .github/copilot-instructions.md and .github/instructions/**/*.instructions.md, the user's ~/.copilot (Extended)",
+    55,
+)
+.with_known_keys(KNOWN_KEYS)
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for CopilotProvider {
-    fn id(&self) -> &'static str {
-        "copilot"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "GitHub Copilot"
-    }
-
-    fn description(&self) -> &'static str {
-        "GitHub Copilot: .github/copilot-instructions.md and .github/instructions/**/*.instructions.md, the user's ~/.copilot (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        55
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        KNOWN_KEYS
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

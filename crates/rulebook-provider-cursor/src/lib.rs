@@ -30,7 +30,9 @@ use std::path::Path;
 use rulebook_kit::{DiagnosticCode, Severity};
 
 use rulebook_kit::{Level, Profile, Rule, apply_whole_file_default, scope_to_directory};
-use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+use rulebook_kit::{
+    LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, RuleCapability,
+};
 
 /// Cursor's field coercion: its row of behaviour.md §5's table.
 pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
@@ -55,29 +57,19 @@ pub struct CursorProvider;
 
 const EXTENSIONS: &[&str] = &["mdc", "md"];
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "cursor",
+    "Cursor",
+    "Cursor rules: .cursor/rules/*.mdc and *.md (user, then project), and .cursorrules (Extended)",
+    50,
+)
+.with_known_keys(COMMON_KEYS)
+.with_nested_names(&[".cursor"]);
+
 impl Provider<RuleCapability> for CursorProvider {
-    fn id(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Cursor"
-    }
-
-    fn description(&self) -> &'static str {
-        "Cursor rules: .cursor/rules/*.mdc and *.md (user, then project), and .cursorrules (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        50
-    }
-
-    fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
-        COMMON_KEYS
-    }
-
-    fn nested_names(&self) -> Vec<String> {
-        vec![".cursor".to_owned()]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

@@ -20,7 +20,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_gemini::GeminiProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -32,13 +32,14 @@
 
 pub mod host;
 
+use rulebook_kit::ProviderMeta;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, ImportOptions, KnownKey, Level,
-    LoadContext, LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability,
-    dir_scoped_name, expand_imports, scope_to_directory,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, ImportOptions, Level, LoadContext,
+    LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, dir_scoped_name,
+    expand_imports, scope_to_directory,
 };
 
 /// GEMINI.md has no frontmatter; the policy matters to nothing (bodies are raw).
@@ -68,33 +69,19 @@ fn names(ctx: &LoadContext) -> Vec<String> {
         .collect()
 }
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "gemini",
+    "Gemini CLI",
+    "Gemini CLI: GEMINI.md in ~/.gemini and from the project root down, nested ones, imports (Extended)",
+    45,
+)
+.with_nested_names(&["GEMINI.md"])
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for GeminiProvider {
-    fn id(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
-    fn description(&self) -> &'static str {
-        "Gemini CLI: GEMINI.md in ~/.gemini and from the project root down, nested ones, imports (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        45
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        &[]
-    }
-
-    fn nested_names(&self) -> Vec<String> {
-        vec!["GEMINI.md".to_owned()]
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

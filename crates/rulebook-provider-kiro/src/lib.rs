@@ -17,7 +17,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_kiro::KiroProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -30,6 +30,7 @@
 
 pub mod host;
 
+use rulebook_kit::ProviderMeta;
 use std::path::Path;
 
 use rulebook_kit::coerce::{
@@ -62,29 +63,19 @@ pub const KNOWN_KEYS: &[KnownKey] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub struct KiroProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "kiro",
+    "Kiro",
+    "Kiro steering: .kiro/steering/*.md at the project root, then ~/.kiro/steering (Extended)",
+    48,
+)
+.with_known_keys(KNOWN_KEYS)
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for KiroProvider {
-    fn id(&self) -> &'static str {
-        "kiro"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Kiro"
-    }
-
-    fn description(&self) -> &'static str {
-        "Kiro steering: .kiro/steering/*.md at the project root, then ~/.kiro/steering (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        48
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        KNOWN_KEYS
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

@@ -22,8 +22,10 @@
 //!         .user_dir(".myagent/rules")
 //!         .display_name("MyAgent"),
 //! );
-//! assert_eq!(Provider::<RuleCapability>::priority(&provider), 100);
-//! assert_eq!(Provider::<RuleCapability>::display_name(&provider), "MyAgent");
+//! let info = Provider::<RuleCapability>::info(&provider);
+//! assert_eq!(info.priority(), 100);
+//! assert_eq!(info.display_name(), "MyAgent");
+//! assert_eq!(info.nested_names().collect::<Vec<_>>(), [".myagent"]);
 //! ```
 
 use std::path::PathBuf;
@@ -33,7 +35,9 @@ use rulebook_kit::Level;
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
-use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+use rulebook_kit::{
+    LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, RuleCapability,
+};
 
 /// Where the native provider looks, and what it is called.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,48 +107,42 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
 );
 
 /// The native provider.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct NativeProvider {
     config: NativeConfig,
+    info: ProviderMeta,
+}
+
+impl Default for NativeProvider {
+    fn default() -> Self {
+        Self::new(NativeConfig::default())
+    }
 }
 
 impl NativeProvider {
     /// A provider with the given configuration.
     pub fn new(config: NativeConfig) -> Self {
-        Self { config }
+        let mut info = ProviderMeta::owned(
+            config.id.clone(),
+            config.display_name.clone(),
+            "The agent's own rules: project and user rule directories (*.md, *.mdc)",
+            config.priority,
+        )
+        .with_known_keys(COMMON_KEYS);
+        // The walk below the working directory looks for the first component of the
+        // project directory (`.xcsh` of `.xcsh/rules`).
+        if let Some(first) = config.project_dir.components().next() {
+            info = info.with_owned_nested_name(first.as_os_str().to_string_lossy());
+        }
+        Self { config, info }
     }
 }
 
 const EXTENSIONS: &[&str] = &["md", "mdc"];
 
 impl Provider<RuleCapability> for NativeProvider {
-    fn id(&self) -> &str {
-        &self.config.id
-    }
-
-    fn display_name(&self) -> &str {
-        &self.config.display_name
-    }
-
-    fn description(&self) -> &'static str {
-        "The agent's own rules: project and user rule directories (*.md, *.mdc)"
-    }
-
-    fn priority(&self) -> i32 {
-        self.config.priority
-    }
-
-    fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
-        COMMON_KEYS
-    }
-
-    fn nested_names(&self) -> Vec<String> {
-        self.config
-            .project_dir
-            .components()
-            .next()
-            .map(|c| vec![c.as_os_str().to_string_lossy().into_owned()])
-            .unwrap_or_default()
+    fn info(&self) -> &ProviderMeta {
+        &self.info
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<rulebook_kit::Rule>, ProviderError> {

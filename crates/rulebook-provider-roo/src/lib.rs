@@ -13,7 +13,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_roo::RooProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -24,12 +24,13 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+use rulebook_kit::ProviderMeta;
 use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, FileLoader, KnownKey, Level, LoadContext, LoadResult, Profile, Provider,
-    ProviderError, Rule, RuleCapability, stem,
+    Activation, FileLoader, Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule,
+    RuleCapability, stem,
 };
 
 /// Roo reads no frontmatter; the policy matters to nothing (bodies are raw).
@@ -46,29 +47,18 @@ const EXCLUDED: &[&str] = &["log", "bak", "lock", "tmp", "swp", "cache"];
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RooProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "roo",
+    "Roo",
+    "Roo Code rules: .roo/rules, .roo/rules-{mode}, .roorules (project, then user; Extended)",
+    30,
+)
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for RooProvider {
-    fn id(&self) -> &'static str {
-        "roo"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Roo"
-    }
-
-    fn description(&self) -> &'static str {
-        "Roo Code rules: .roo/rules, .roo/rules-{mode}, .roorules (project, then user; Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        30
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        &[]
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

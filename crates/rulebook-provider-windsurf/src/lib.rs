@@ -33,7 +33,9 @@ use rulebook_kit::coerce::{
 use rulebook_kit::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Value, apply_whole_file_default,
 };
-use rulebook_kit::{LoadContext, LoadResult, Provider, ProviderError, RuleCapability};
+use rulebook_kit::{
+    LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, RuleCapability,
+};
 
 /// Windsurf's field coercion: its row of behaviour.md §5's table.
 pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
@@ -60,29 +62,19 @@ const KNOWN_KEYS: &[rulebook_kit::KnownKey] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub struct WindsurfProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "windsurf",
+    "Windsurf",
+    "Windsurf rules: ~/.codeium/windsurf/memories/global_rules.md, .windsurf/rules/*.md, and .windsurfrules (Extended)",
+    50,
+)
+.with_known_keys(KNOWN_KEYS)
+.with_nested_names(&[".windsurf"]);
+
 impl Provider<RuleCapability> for WindsurfProvider {
-    fn id(&self) -> &'static str {
-        "windsurf"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Windsurf"
-    }
-
-    fn description(&self) -> &'static str {
-        "Windsurf rules: ~/.codeium/windsurf/memories/global_rules.md, .windsurf/rules/*.md, and .windsurfrules (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        50
-    }
-
-    fn known_keys(&self) -> &[rulebook_kit::KnownKey] {
-        KNOWN_KEYS
-    }
-
-    fn nested_names(&self) -> Vec<String> {
-        vec![".windsurf".to_owned()]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

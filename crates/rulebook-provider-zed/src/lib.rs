@@ -15,7 +15,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
 //! use rulebook_provider_zed::ZedProvider;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -27,10 +27,11 @@
 
 pub mod host;
 
+use rulebook_kit::ProviderMeta;
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, KnownKey, Level, LoadContext, LoadResult,
-    Profile, Provider, ProviderError, Rule, RuleCapability,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, Level, LoadContext, LoadResult, Profile,
+    Provider, ProviderError, Rule, RuleCapability,
 };
 
 /// Zed reads no frontmatter; the policy only matters to nothing (bodies are raw).
@@ -61,29 +62,18 @@ const OTHER_NAMES: &[&str] = NAMES.split_at(1).1;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ZedProvider;
 
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "zed",
+    "Zed",
+    "Zed rules: .rules at the project root (Extended)",
+    20,
+)
+.with_profiles(&[Profile::Extended]);
+
 impl Provider<RuleCapability> for ZedProvider {
-    fn id(&self) -> &'static str {
-        "zed"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Zed"
-    }
-
-    fn description(&self) -> &'static str {
-        "Zed rules: .rules at the project root (Extended)"
-    }
-
-    fn priority(&self) -> i32 {
-        20
-    }
-
-    fn known_keys(&self) -> &[KnownKey] {
-        &[]
-    }
-
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Extended]
+    fn info(&self) -> &ProviderMeta {
+        &INFO
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {

@@ -25,7 +25,9 @@
 //! Depends on `rulebook-rule` (for [`Diagnostic`] and [`Profile`]), `serde`, `thiserror`.
 //!
 //! ```
-//! use rulebook_registry::{Capability, LoadContext, LoadResult, Provider, ProviderError, Registry};
+//! use rulebook_registry::{
+//!     Capability, LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, Registry,
+//! };
 //!
 //! struct Words;
 //! impl Capability for Words {
@@ -38,20 +40,18 @@
 //!     }
 //! }
 //!
-//! struct Fixed(&'static str, i32, Vec<&'static str>);
+//! struct Fixed(ProviderMeta, Vec<&'static str>);
 //! impl Provider<Words> for Fixed {
-//!     fn id(&self) -> &str { self.0 }
-//!     fn display_name(&self) -> &str { self.0 }
-//!     fn description(&self) -> &str { "fixed words" }
-//!     fn priority(&self) -> i32 { self.1 }
+//!     fn info(&self) -> &ProviderMeta { &self.0 }
 //!     fn load(&self, _: &LoadContext) -> Result<LoadResult<String>, ProviderError> {
-//!         Ok(LoadResult::new(self.2.iter().map(|s| s.to_string()).collect()))
+//!         Ok(LoadResult::new(self.1.iter().map(|s| s.to_string()).collect()))
 //!     }
 //! }
 //!
+//! let fixed = |id, priority, words| Fixed(ProviderMeta::new(id, id, "fixed words", priority), words);
 //! let registry = Registry::<Words>::new()
-//!     .with(Fixed("low", 1, vec!["a", "b"]))
-//!     .with(Fixed("high", 9, vec!["b", "c"]));
+//!     .with(fixed("low", 1, vec!["a", "b"]))
+//!     .with(fixed("high", 9, vec!["b", "c"]));
 //! let loaded = registry.load(&LoadContext::new("/project", "/home"));
 //! let items: Vec<&String> = loaded.items().collect();
 //! assert_eq!(items, ["b", "c", "a"]);
@@ -60,6 +60,7 @@
 
 pub mod rules;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::error::Error as StdError;
 use std::path::{Path, PathBuf};
@@ -347,32 +348,154 @@ pub type ProviderError = Box<dyn StdError + Send + Sync>;
 
 /// A source of items for the capability `C`: one crate per source format.
 pub trait Provider<C: Capability>: Send + Sync {
-    /// A stable id (`cursor`), used in allow/deny lists and [`Loaded::providers`].
-    fn id(&self) -> &str;
-    /// The name shown to people (`Cursor`), used as the warning prefix.
-    fn display_name(&self) -> &str;
-    /// One line on what the provider reads.
-    fn description(&self) -> &str;
-    /// Higher loads first and wins name clashes.
-    fn priority(&self) -> i32;
+    /// What it is: id, display name, description, priority, known keys, nested names and
+    /// the profiles it serves, fixed when it is built (a tool's provider keeps it in a
+    /// `static`).
+    fn info(&self) -> &ProviderMeta;
     /// Loads the provider's items.
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<C::Item>, ProviderError>;
+}
+
+/// What a provider is, fixed when it is built: [`Provider::info`].
+///
+/// A provider of a fixed tool keeps one in a `static` (every builder method is `const`); a
+/// configurable one ([`ProviderMeta::owned`]) builds its own.
+///
+/// ```
+/// use rulebook_registry::{KnownKey, ProviderMeta};
+/// use rulebook_rule::Profile;
+///
+/// static INFO: ProviderMeta = ProviderMeta::new("acme", "Acme", "Acme rules: .acme/rules/*.md", 60)
+///     .with_known_keys(&[KnownKey::new("description", "what the rule is for")])
+///     .with_nested_names(&[".acme"])
+///     .with_profiles(&[Profile::Extended]);
+/// assert_eq!(INFO.id(), "acme");
+/// assert_eq!(INFO.nested_names().collect::<Vec<_>>(), [".acme"]);
+/// assert!(!INFO.serves(Profile::Reference));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderMeta {
+    id: Cow<'static, str>,
+    display_name: Cow<'static, str>,
+    description: Cow<'static, str>,
+    priority: i32,
+    known_keys: &'static [KnownKey],
+    nested_static: &'static [&'static str],
+    nested_owned: Vec<String>,
+    profiles: &'static [Profile],
+}
+
+impl ProviderMeta {
+    /// A provider's id (`cursor`), display name (`Cursor`), one line on what it reads, and
+    /// priority (higher loads first and wins name clashes); no known keys, no nested names,
+    /// both profiles.
+    pub const fn new(
+        id: &'static str,
+        display_name: &'static str,
+        description: &'static str,
+        priority: i32,
+    ) -> Self {
+        Self {
+            id: Cow::Borrowed(id),
+            display_name: Cow::Borrowed(display_name),
+            description: Cow::Borrowed(description),
+            priority,
+            known_keys: &[],
+            nested_static: &[],
+            nested_owned: Vec::new(),
+            profiles: &[Profile::Reference, Profile::Extended],
+        }
+    }
+
+    /// The same, from values known only at run time (a configurable provider).
+    pub fn owned(
+        id: impl Into<String>,
+        display_name: impl Into<String>,
+        description: impl Into<Cow<'static, str>>,
+        priority: i32,
+    ) -> Self {
+        Self {
+            id: Cow::Owned(id.into()),
+            display_name: Cow::Owned(display_name.into()),
+            description: description.into(),
+            ..Self::new("", "", "", priority)
+        }
+    }
+
     /// The keys its files may set, each with a one-line meaning: `rulebook check` reports
-    /// any other key as unknown, per provider. Empty (the default): no key is checked.
-    fn known_keys(&self) -> &[KnownKey] {
-        &[]
+    /// any other key as unknown, per provider. None (the default): no key is checked.
+    #[must_use]
+    pub const fn with_known_keys(mut self, keys: &'static [KnownKey]) -> Self {
+        self.known_keys = keys;
+        self
     }
-    /// The names of directory entries (`.cursor`, `AGENTS.md`) this provider wants found
-    /// below the working directory (E11 descendants): the facade walks once for all
-    /// providers and hands the hits over in [`LoadContext::nested`].
-    fn nested_names(&self) -> Vec<String> {
-        Vec::new()
+
+    /// The names of directory entries (`.cursor`, `AGENTS.md`) it wants found below the
+    /// working directory (E11 descendants): discovery walks once for all providers and
+    /// hands the hits over in [`LoadContext::nested`].
+    #[must_use]
+    pub const fn with_nested_names(mut self, names: &'static [&'static str]) -> Self {
+        self.nested_static = names;
+        self
     }
+
+    /// Adds a nested name known only at run time (see [`ProviderMeta::with_nested_names`]).
+    #[must_use]
+    pub fn with_owned_nested_name(mut self, name: impl Into<String>) -> Self {
+        self.nested_owned.push(name.into());
+        self
+    }
+
     /// The profiles it serves: [`Registry::load`] skips it under any other (its `load` is
     /// not called). Both (the default), or only [`Profile::Extended`] for a format the
     /// original did not read.
-    fn profiles(&self) -> &'static [Profile] {
-        &[Profile::Reference, Profile::Extended]
+    #[must_use]
+    pub const fn with_profiles(mut self, profiles: &'static [Profile]) -> Self {
+        self.profiles = profiles;
+        self
+    }
+
+    /// Its id, used in allow and deny lists, [`Entry::provider`] and [`Loaded::providers`].
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The name shown to people (`Cursor`), the prefix of its warnings.
+    pub fn display_name(&self) -> &str {
+        &self.display_name
+    }
+
+    /// One line on what it reads.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Its priority: higher loads first and wins name clashes.
+    pub fn priority(&self) -> i32 {
+        self.priority
+    }
+
+    /// The keys its files may set.
+    pub fn known_keys(&self) -> &'static [KnownKey] {
+        self.known_keys
+    }
+
+    /// The directory entry names it wants found below the working directory.
+    pub fn nested_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.nested_static
+            .iter()
+            .copied()
+            .chain(self.nested_owned.iter().map(String::as_str))
+    }
+
+    /// The profiles it serves.
+    pub fn profiles(&self) -> &'static [Profile] {
+        self.profiles
+    }
+
+    /// Whether it is loaded under `profile`.
+    pub fn serves(&self, profile: Profile) -> bool {
+        self.profiles.contains(&profile)
     }
 }
 
@@ -486,10 +609,10 @@ pub struct ProviderInfo {
     pub priority: i32,
     /// Whether [`Registry::load`] will load it.
     pub enabled: bool,
-    /// The keys its files may set ([`Provider::known_keys`]).
+    /// The keys its files may set ([`ProviderMeta::known_keys`]).
     #[serde(skip)]
     pub known_keys: Vec<KnownKey>,
-    /// The profiles it serves ([`Provider::profiles`]).
+    /// The profiles it serves ([`ProviderMeta::profiles`]).
     #[serde(skip)]
     pub profiles: Vec<Profile>,
 }
@@ -538,8 +661,9 @@ impl<C: Capability> Registry<C> {
 
     /// Registers a boxed provider.
     pub fn register_boxed(&mut self, provider: Box<dyn Provider<C>>) -> Result<(), RegistryError> {
-        if self.providers.iter().any(|p| p.id() == provider.id()) {
-            return Err(RegistryError::DuplicateProvider(provider.id().to_owned()));
+        let id = provider.info().id();
+        if self.providers.iter().any(|p| p.info().id() == id) {
+            return Err(RegistryError::DuplicateProvider(id.to_owned()));
         }
         self.providers.push(provider);
         Ok(())
@@ -593,7 +717,7 @@ impl<C: Capability> Registry<C> {
     fn ordered(&self) -> Vec<&dyn Provider<C>> {
         let mut ordered: Vec<&dyn Provider<C>> = self.providers.iter().map(AsRef::as_ref).collect();
         // A stable sort keeps registration order on ties.
-        ordered.sort_by_key(|p| std::cmp::Reverse(p.priority()));
+        ordered.sort_by_key(|p| std::cmp::Reverse(p.info().priority()));
         ordered
     }
 
@@ -603,8 +727,8 @@ impl<C: Capability> Registry<C> {
         let mut names: Vec<String> = self
             .ordered()
             .into_iter()
-            .filter(|p| self.is_enabled(p.id()))
-            .flat_map(Provider::nested_names)
+            .filter(|p| self.is_enabled(p.info().id()))
+            .flat_map(|p| p.info().nested_names().map(str::to_owned))
             .collect();
         names.sort();
         names.dedup();
@@ -615,14 +739,17 @@ impl<C: Capability> Registry<C> {
     pub fn infos(&self) -> Vec<ProviderInfo> {
         self.ordered()
             .into_iter()
-            .map(|p| ProviderInfo {
-                id: p.id().to_owned(),
-                display_name: p.display_name().to_owned(),
-                description: p.description().to_owned(),
-                priority: p.priority(),
-                enabled: self.is_enabled(p.id()),
-                known_keys: p.known_keys().to_vec(),
-                profiles: p.profiles().to_vec(),
+            .map(|p| {
+                let info = p.info();
+                ProviderInfo {
+                    id: info.id().to_owned(),
+                    display_name: info.display_name().to_owned(),
+                    description: info.description().to_owned(),
+                    priority: info.priority(),
+                    enabled: self.is_enabled(info.id()),
+                    known_keys: info.known_keys().to_vec(),
+                    profiles: info.profiles().to_vec(),
+                }
             })
             .collect()
     }
@@ -632,7 +759,7 @@ impl<C: Capability> Registry<C> {
         let enabled: Vec<&dyn Provider<C>> = self
             .ordered()
             .into_iter()
-            .filter(|p| self.is_enabled(p.id()) && p.profiles().contains(&ctx.profile))
+            .filter(|p| self.is_enabled(p.info().id()) && p.info().serves(ctx.profile))
             .collect();
         let results: Vec<Result<LoadResult<C::Item>, ProviderError>> = if self.parallel
             && enabled.len() > 1
@@ -700,11 +827,11 @@ impl<C: Capability> Registry<C> {
             providers: Vec::new(),
         };
         for (provider, result) in enabled.iter().zip(results) {
-            let name = provider.display_name();
+            let name = provider.info().display_name();
             match result {
                 Ok(result) => {
                     if !result.items.is_empty() {
-                        loaded.providers.push(provider.id().to_owned());
+                        loaded.providers.push(provider.info().id().to_owned());
                     }
                     loaded.diagnostics.extend(
                         result
@@ -716,7 +843,7 @@ impl<C: Capability> Registry<C> {
                         .all
                         .extend(result.items.into_iter().map(|item| Entry {
                             item,
-                            provider: provider.id().to_owned(),
+                            provider: provider.info().id().to_owned(),
                             status: Status::Active,
                         }));
                 }
@@ -729,8 +856,10 @@ impl<C: Capability> Registry<C> {
                 ),
             }
         }
-        let names: HashMap<&str, &str> =
-            enabled.iter().map(|p| (p.id(), p.display_name())).collect();
+        let names: HashMap<&str, &str> = enabled
+            .iter()
+            .map(|p| (p.info().id(), p.info().display_name()))
+            .collect();
         let mut invalid_diagnostics = Vec::new();
         let mut invalidate = |entry: &mut Entry<C::Item>, reason: String| {
             let location = C::location(&entry.item).map_or_else(

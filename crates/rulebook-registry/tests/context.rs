@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use rulebook_registry::{
-    LoadContext, LoadResult, Provider, ProviderError, Registry, rules::RuleCapability,
+    LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, Registry, rules::RuleCapability,
 };
 use rulebook_rule::{DEFAULT_MAX_FILE_SIZE, Level, Profile, Rule, SourceMeta};
 
@@ -69,41 +69,30 @@ fn the_project_root_is_the_nearest_directory_with_a_marker() {
     );
 }
 
-struct Named(&'static str, Vec<&'static str>, Vec<Rule>);
+struct Named(ProviderMeta, Vec<Rule>);
+
+fn named(id: &'static str, nested: &'static [&'static str], rules: Vec<Rule>) -> Named {
+    Named(
+        ProviderMeta::new(id, id, "test", 0).with_nested_names(nested),
+        rules,
+    )
+}
+
 impl Provider<RuleCapability> for Named {
-    fn id(&self) -> &str {
-        self.0
-    }
-    fn display_name(&self) -> &str {
-        self.0
-    }
-    fn description(&self) -> &str {
-        "test"
-    }
-    fn priority(&self) -> i32 {
-        0
-    }
-    fn nested_names(&self) -> Vec<String> {
-        self.1.iter().map(ToString::to_string).collect()
+    fn info(&self) -> &ProviderMeta {
+        &self.0
     }
     fn load(&self, _: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        Ok(LoadResult::new(self.2.clone()))
+        Ok(LoadResult::new(self.1.clone()))
     }
 }
 
 struct Plain;
 impl Provider<RuleCapability> for Plain {
-    fn id(&self) -> &str {
-        "plain"
-    }
-    fn display_name(&self) -> &str {
-        "Plain"
-    }
-    fn description(&self) -> &str {
-        "no nested names, no known keys"
-    }
-    fn priority(&self) -> i32 {
-        0
+    fn info(&self) -> &ProviderMeta {
+        static INFO: ProviderMeta =
+            ProviderMeta::new("plain", "Plain", "no nested names, no known keys", 0);
+        &INFO
     }
     fn load(&self, _: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         Ok(LoadResult::default())
@@ -121,10 +110,10 @@ fn rule(name: &str, content: &str) -> Rule {
 
 #[test]
 fn nested_names_are_the_enabled_providers_once_each() {
-    assert!(Plain.nested_names().is_empty() && Plain.known_keys().is_empty());
+    assert!(Plain.info().nested_names().next().is_none() && Plain.info().known_keys().is_empty());
     let mut registry = Registry::<RuleCapability>::new()
-        .with(Named("a", vec![".cursor", "AGENTS.md"], vec![]))
-        .with(Named("b", vec!["AGENTS.md", "CLAUDE.md"], vec![]))
+        .with(named("a", &[".cursor", "AGENTS.md"], vec![]))
+        .with(named("b", &["AGENTS.md", "CLAUDE.md"], vec![]))
         .with(Plain);
     assert_eq!(
         registry.nested_names(),
@@ -144,9 +133,9 @@ fn nested_names_are_the_enabled_providers_once_each() {
 #[test]
 fn invalid_rules_are_listed_with_their_reason() {
     for parallel in [true, false] {
-        let mut registry = Registry::<RuleCapability>::new().with(Named(
+        let mut registry = Registry::<RuleCapability>::new().with(named(
             "a",
-            vec![],
+            &[],
             vec![rule("good", "x"), rule("empty", "")],
         ));
         registry.parallel(parallel);
@@ -190,14 +179,14 @@ fn rule_at(name: &str, path: &str, real: Option<&str>) -> Rule {
 /// under two names (`CLAUDE.md -> AGENTS.md`) is one rule: the second is the same file.
 #[test]
 fn names_and_files_are_deduplicated() {
-    let first = Named(
+    let first = named(
         "first",
-        vec![],
+        &[],
         vec![rule_at("agents", "/p/AGENTS.md", Some("/p/AGENTS.md"))],
     );
-    let second = Named(
+    let second = named(
         "second",
-        vec![],
+        &[],
         vec![
             rule_at("claude", "/p/CLAUDE.md", Some("/p/AGENTS.md")),
             rule_at("agents", "/p/other/AGENTS.md", Some("/p/other/AGENTS.md")),

@@ -2,7 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use rulebook_registry::{
-    Capability, LoadContext, LoadResult, Provider, ProviderError, Registry, RegistryError, Status,
+    Capability, LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, Registry,
+    RegistryError, Status,
 };
 use rulebook_rule::Profile;
 
@@ -30,22 +31,18 @@ enum Behaviour {
     Panic,
 }
 
-struct Toy(&'static str, i32, Behaviour);
+struct Toy(ProviderMeta, Behaviour);
+
+fn toy(id: &'static str, priority: i32, behaviour: Behaviour) -> Toy {
+    Toy(ProviderMeta::new(id, id, "toy", priority), behaviour)
+}
+
 impl Provider<Pairs> for Toy {
-    fn id(&self) -> &str {
-        self.0
-    }
-    fn display_name(&self) -> &str {
-        self.0
-    }
-    fn description(&self) -> &'static str {
-        "toy"
-    }
-    fn priority(&self) -> i32 {
-        self.1
+    fn info(&self) -> &ProviderMeta {
+        &self.0
     }
     fn load(&self, _: &LoadContext) -> Result<LoadResult<String>, ProviderError> {
-        match &self.2 {
+        match &self.1 {
             Behaviour::Items(items) => Ok(LoadResult::new(
                 items.iter().map(ToString::to_string).collect(),
             )),
@@ -66,14 +63,14 @@ fn items(registry: &Registry<Pairs>, profile: Profile) -> Vec<String> {
 #[test]
 fn priority_then_registration_order() {
     let registry = Registry::new()
-        .with(Toy("cline", 40, Behaviour::Items(vec!["x=cline"])))
-        .with(Toy("cursor", 50, Behaviour::Items(vec!["x=cursor", "c=1"])))
-        .with(Toy(
+        .with(toy("cline", 40, Behaviour::Items(vec!["x=cline"])))
+        .with(toy("cursor", 50, Behaviour::Items(vec!["x=cursor", "c=1"])))
+        .with(toy(
             "windsurf",
             50,
             Behaviour::Items(vec!["x=windsurf", "w=1"]),
         ))
-        .with(Toy("native", 100, Behaviour::Items(vec!["n=1"])));
+        .with(toy("native", 100, Behaviour::Items(vec!["n=1"])));
     let ids: Vec<String> = registry.infos().into_iter().map(|i| i.id).collect();
     assert_eq!(ids, ["native", "cursor", "windsurf", "cline"]);
     assert_eq!(
@@ -95,8 +92,8 @@ fn priority_then_registration_order() {
 #[test]
 fn sequential_and_parallel_agree() {
     let mut registry = Registry::new()
-        .with(Toy("a", 1, Behaviour::Items(vec!["k=a", "a=1"])))
-        .with(Toy("b", 2, Behaviour::Items(vec!["k=b"])));
+        .with(toy("a", 1, Behaviour::Items(vec!["k=a", "a=1"])))
+        .with(toy("b", 2, Behaviour::Items(vec!["k=b"])));
     let parallel = registry.load(&ctx(Profile::Extended));
     registry.parallel(false);
     assert_eq!(parallel, registry.load(&ctx(Profile::Extended)));
@@ -105,9 +102,9 @@ fn sequential_and_parallel_agree() {
 #[test]
 fn selection() {
     let mut registry = Registry::new()
-        .with(Toy("a", 3, Behaviour::Items(vec!["a=1"])))
-        .with(Toy("b", 2, Behaviour::Items(vec!["b=1"])))
-        .with(Toy("c", 1, Behaviour::Items(vec!["c=1"])));
+        .with(toy("a", 3, Behaviour::Items(vec!["a=1"])))
+        .with(toy("b", 2, Behaviour::Items(vec!["b=1"])))
+        .with(toy("c", 1, Behaviour::Items(vec!["c=1"])));
     registry.disable("a");
     assert_eq!(items(&registry, Profile::Extended), ["b=1", "c=1"]);
     registry.enable("a").deny(["c"]);
@@ -121,9 +118,9 @@ fn selection() {
 #[test]
 fn duplicate_ids_are_refused() {
     let mut registry = Registry::<Pairs>::new();
-    registry.register(Toy("a", 1, Behaviour::Fail)).unwrap();
+    registry.register(toy("a", 1, Behaviour::Fail)).unwrap();
     assert_eq!(
-        registry.register(Toy("a", 2, Behaviour::Fail)),
+        registry.register(toy("a", 2, Behaviour::Fail)),
         Err(RegistryError::DuplicateProvider("a".into()))
     );
 }
@@ -131,9 +128,9 @@ fn duplicate_ids_are_refused() {
 #[test]
 fn failing_and_panicking_providers_are_warnings() {
     let registry = Registry::new()
-        .with(Toy("ok", 3, Behaviour::Items(vec!["a=1"])))
-        .with(Toy("Broken", 2, Behaviour::Fail))
-        .with(Toy("Buggy", 1, Behaviour::Panic));
+        .with(toy("ok", 3, Behaviour::Items(vec!["a=1"])))
+        .with(toy("Broken", 2, Behaviour::Fail))
+        .with(toy("Buggy", 1, Behaviour::Panic));
     let loaded = registry.load(&ctx(Profile::Extended));
     assert_eq!(loaded.items().count(), 1);
     let messages: Vec<String> = loaded.diagnostics.iter().map(ToString::to_string).collect();
@@ -149,8 +146,8 @@ fn failing_and_panicking_providers_are_warnings() {
 #[test]
 fn validation_order_differs_by_profile() {
     let registry = Registry::new()
-        .with(Toy("high", 2, Behaviour::Items(vec!["k="])))
-        .with(Toy("low", 1, Behaviour::Items(vec!["k=fallback"])));
+        .with(toy("high", 2, Behaviour::Items(vec!["k="])))
+        .with(toy("low", 1, Behaviour::Items(vec!["k=fallback"])));
 
     // Reference: dedup first; the invalid winner removes itself and the shadowed loser.
     let reference = registry.load(&ctx(Profile::Reference));
@@ -193,23 +190,14 @@ fn parallel_loads_use_workers_only_for_several_providers() {
     use std::sync::{Arc, Mutex};
     use std::thread::ThreadId;
 
-    struct Where(&'static str, Arc<Mutex<Vec<ThreadId>>>);
+    struct Where(ProviderMeta, Arc<Mutex<Vec<ThreadId>>>);
     impl Provider<Pairs> for Where {
-        fn id(&self) -> &str {
-            self.0
-        }
-        fn display_name(&self) -> &str {
-            self.0
-        }
-        fn description(&self) -> &'static str {
-            "records its thread"
-        }
-        fn priority(&self) -> i32 {
-            1
+        fn info(&self) -> &ProviderMeta {
+            &self.0
         }
         fn load(&self, _: &LoadContext) -> Result<LoadResult<String>, ProviderError> {
             self.1.lock().unwrap().push(std::thread::current().id());
-            Ok(LoadResult::new(vec![format!("{}=1", self.0)]))
+            Ok(LoadResult::new(vec![format!("{}=1", self.0.id())]))
         }
     }
     let here = std::thread::current().id();
@@ -217,7 +205,10 @@ fn parallel_loads_use_workers_only_for_several_providers() {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let mut registry = Registry::new();
         for id in ids {
-            registry = registry.with(Where(id, seen.clone()));
+            registry = registry.with(Where(
+                ProviderMeta::new(id, id, "records its thread", 1),
+                seen.clone(),
+            ));
         }
         if let Some(parallel) = parallel {
             registry.parallel(parallel);
@@ -239,27 +230,22 @@ fn parallel_loads_use_workers_only_for_several_providers() {
     );
 }
 
-/// A provider that serves only the Extended profile ([`Provider::profiles`]) is skipped under
+/// A provider that serves only the Extended profile ([`ProviderMeta::profiles`]) is skipped under
 /// Reference: its `load` is not called (here it would panic, and a panic is a warning), it
 /// loads nothing, and its info says which profiles it serves.
 #[test]
 fn a_provider_is_loaded_only_under_the_profiles_it_serves() {
     struct ExtendedOnly;
     impl Provider<Pairs> for ExtendedOnly {
-        fn id(&self) -> &'static str {
-            "extended-only"
-        }
-        fn display_name(&self) -> &'static str {
-            "Extended only"
-        }
-        fn description(&self) -> &'static str {
-            "panics when loaded under Reference"
-        }
-        fn priority(&self) -> i32 {
-            10
-        }
-        fn profiles(&self) -> &'static [Profile] {
-            &[Profile::Extended]
+        fn info(&self) -> &ProviderMeta {
+            static INFO: ProviderMeta = ProviderMeta::new(
+                "extended-only",
+                "Extended only",
+                "panics when loaded under Reference",
+                10,
+            )
+            .with_profiles(&[Profile::Extended]);
+            &INFO
         }
         fn load(&self, ctx: &LoadContext) -> Result<LoadResult<String>, ProviderError> {
             assert_eq!(ctx.profile, Profile::Extended, "loaded under Reference");
@@ -269,7 +255,7 @@ fn a_provider_is_loaded_only_under_the_profiles_it_serves() {
     let mut registry =
         Registry::new()
             .with(ExtendedOnly)
-            .with(Toy("both", 5, Behaviour::Items(vec!["b=1"])));
+            .with(toy("both", 5, Behaviour::Items(vec!["b=1"])));
     registry.parallel(false);
     let reference = registry.load(&ctx(Profile::Reference));
     assert_eq!(reference.items().cloned().collect::<Vec<_>>(), ["b=1"]);

@@ -8,7 +8,7 @@ use rulebook::stages::kit::coerce::{
     AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
 use rulebook::stages::kit::{FileLoader, LoadContext, LoadResult, ProviderError, RuleCapability};
-use rulebook::{Level, Provider, Rule, RuleBucket, Rulebook};
+use rulebook::{Level, Provider, ProviderMeta, Rule, RuleBucket, Rulebook};
 
 const POLICY: FieldPolicy = FieldPolicy::new(
     DescriptionPolicy::StringOnly,
@@ -20,17 +20,9 @@ const POLICY: FieldPolicy = FieldPolicy::new(
 struct Acme;
 
 impl Provider<RuleCapability> for Acme {
-    fn id(&self) -> &'static str {
-        "acme"
-    }
-    fn display_name(&self) -> &'static str {
-        "Acme"
-    }
-    fn description(&self) -> &'static str {
-        "Acme rules"
-    }
-    fn priority(&self) -> i32 {
-        60
+    fn info(&self) -> &ProviderMeta {
+        static INFO: ProviderMeta = ProviderMeta::new("acme", "Acme", "Acme rules", 60);
+        &INFO
     }
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let loader = FileLoader::new(ctx, "acme", "Acme", POLICY);
@@ -111,23 +103,16 @@ fn a_new_provider_takes_its_place_by_priority() {
 fn an_added_provider_keeps_its_profiles_and_nested_names() {
     struct Nested;
     impl Provider<RuleCapability> for Nested {
-        fn id(&self) -> &'static str {
-            "nested-acme"
-        }
-        fn display_name(&self) -> &'static str {
-            "Nested Acme"
-        }
-        fn description(&self) -> &'static str {
-            "one rule per .acme-rule file found below the working directory"
-        }
-        fn priority(&self) -> i32 {
-            5
-        }
-        fn nested_names(&self) -> Vec<String> {
-            vec![".acme-rule".to_owned()]
-        }
-        fn profiles(&self) -> &'static [rulebook::Profile] {
-            &[rulebook::Profile::Extended]
+        fn info(&self) -> &ProviderMeta {
+            static INFO: ProviderMeta = ProviderMeta::new(
+                "nested-acme",
+                "Nested Acme",
+                "one rule per .acme-rule file found below the working directory",
+                5,
+            )
+            .with_nested_names(&[".acme-rule"])
+            .with_profiles(&[rulebook::Profile::Extended]);
+            &INFO
         }
         fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
             let loader = FileLoader::new(ctx, "nested-acme", "Nested Acme", POLICY);

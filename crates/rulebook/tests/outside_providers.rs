@@ -15,7 +15,7 @@ use rulebook::stages::kit::{
     FileLoader, GlobDialect, KnownKey, Level, LoadContext, LoadResult, ProviderError,
     RuleCapability, Value, dir_scoped_name, walk_rules_dir,
 };
-use rulebook::{Profile, Provider, Rule, RuleBucket, Rulebook, Status};
+use rulebook::{Profile, Provider, ProviderMeta, Rule, RuleBucket, Rulebook, Status};
 
 const POLICY: FieldPolicy = FieldPolicy::new(
     DescriptionPolicy::StringOnly,
@@ -27,17 +27,14 @@ const POLICY: FieldPolicy = FieldPolicy::new(
 struct Instructions;
 
 impl Provider<RuleCapability> for Instructions {
-    fn id(&self) -> &'static str {
-        "instructions"
-    }
-    fn display_name(&self) -> &'static str {
-        "Instructions"
-    }
-    fn description(&self) -> &'static str {
-        "GUIDE.md in every directory"
-    }
-    fn priority(&self) -> i32 {
-        60
+    fn info(&self) -> &ProviderMeta {
+        static INFO: ProviderMeta = ProviderMeta::new(
+            "instructions",
+            "Instructions",
+            "GUIDE.md in every directory",
+            60,
+        );
+        &INFO
     }
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let loader = FileLoader::new(ctx, "instructions", "Instructions", POLICY).raw(true);
@@ -80,20 +77,15 @@ const PATH_RULE_KEYS: &[KnownKey] = &[
 ];
 
 impl Provider<RuleCapability> for PathRules {
-    fn id(&self) -> &'static str {
-        "path-rules"
-    }
-    fn display_name(&self) -> &'static str {
-        "Path rules"
-    }
-    fn description(&self) -> &'static str {
-        ".scoped/rules/*.md with paths:"
-    }
-    fn priority(&self) -> i32 {
-        65
-    }
-    fn known_keys(&self) -> &[KnownKey] {
-        PATH_RULE_KEYS
+    fn info(&self) -> &ProviderMeta {
+        static INFO: ProviderMeta = ProviderMeta::new(
+            "path-rules",
+            "Path rules",
+            ".scoped/rules/*.md with paths:",
+            65,
+        )
+        .with_known_keys(PATH_RULE_KEYS);
+        &INFO
     }
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let loader = FileLoader::new(ctx, "path-rules", "Path rules", POLICY);
