@@ -73,6 +73,12 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "rulebook-ttsr",
             ][..],
         ),
+        // Test support (a dev-dependency of the providers and the facade): the pipeline
+        // over a scenario folder, no provider.
+        (
+            "rulebook-test",
+            &["rulebook-discover", "rulebook-registry", "rulebook-rule"][..],
+        ),
         ("rulebook-check", &["rulebook"][..]),
         // The report model, over the facade: the CLI and the MCP server render it.
         ("rulebook-report", &["rulebook"][..]),

@@ -7,13 +7,21 @@ use std::path::{Path, PathBuf};
 
 use rulebook::{DiagnosticCode, Options, Profile, RuleBucket, Rulebook};
 
+/// A scenario folder: the pipeline's in `fixtures/`, a provider's own in its crate's
+/// `fixtures/` (`agents-chain` in `rulebook-provider-agents`, and so on).
 fn fixture(name: &str) -> PathBuf {
-    std::fs::canonicalize(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fixtures")
-            .join(name),
-    )
-    .unwrap()
+    let provider = match name {
+        "agents-chain" => "agents",
+        "continue-rules" => "continue",
+        "roo-rules" | "roo-legacy" => "roo",
+        _ => "",
+    };
+    let dir = if provider.is_empty() {
+        "../../fixtures".to_owned()
+    } else {
+        format!("../rulebook-provider-{provider}/fixtures")
+    };
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join(name)).unwrap()
 }
 
 fn book(name: &str, profile: Profile) -> Rulebook {

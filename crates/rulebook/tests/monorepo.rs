@@ -117,7 +117,8 @@ fn from_apps_api() {
 #[test]
 fn cline_paths_are_anchored_at_the_workspace() {
     let root = std::fs::canonicalize(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/cline-extended"),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulebook-provider-cline/fixtures/cline-extended"),
     )
     .unwrap();
     let project = root.join("project");

@@ -1,0 +1,322 @@
+//! Test support for rulebook's crates: what every crate's fixture tests share.
+//!
+//! - [`Scenario`]: a fixture folder `<scenario>/{project,home}` discovered under a profile
+//!   with a table of providers, and [`Scenario::both`], the summary of both profiles side
+//!   by side (active rules with their bucket, what was shadowed or invalid, every
+//!   diagnostic), paths relative to the folder;
+//! - [`scenario_snapshots!`]: one insta snapshot per scenario folder of a directory
+//!   (`insta::glob!`), named `scenario@<folder>`, so each provider crate snapshots its own
+//!   fixtures with its provider alone, and the facade the pipeline's with all of them;
+//! - [`redact`]: a folder's path taken out of a text (its real path too);
+//! - [`Tree`]: a temporary directory built file by file.
+//!
+//! A scenario folder holds `project/` and `home/`, and optionally `cwd` (the working
+//! directory, relative to the folder; default `project`) and `root` (the project root;
+//! default `project`, so the repository's own `.git` is never the root). Claude Code's
+//! upward walk stops at the folder.
+//!
+//! Depends on `rulebook-discover` (the pipeline), `rulebook-registry`, `rulebook-rule`,
+//! `serde_json`, `insta` and `tempfile`.
+//!
+//! ```
+//! use rulebook_discover::NoProviders;
+//! use rulebook_test::{Scenario, Tree};
+//!
+//! let tree = Tree::new()
+//!     .file("demo/project/.keep", "")
+//!     .file("demo/home/.keep", "");
+//! let scenario = Scenario::new(tree.path().join("demo"));
+//! assert_eq!(scenario.name(), "demo");
+//! // No provider: no rule, no diagnostic, under either profile.
+//! let both = scenario.both(&NoProviders);
+//! assert_eq!(both["reference"]["rules"], serde_json::json!([]));
+//! assert_eq!(both["extended"]["diagnostics"], serde_json::json!([]));
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use rulebook_discover::{Options, ProviderTable, Rulebook};
+use rulebook_registry::{Provider, RuleCapability};
+use rulebook_rule::{GlobDialect, Profile, Rule};
+use serde_json::{Value, json};
+
+#[doc(hidden)]
+pub use insta;
+
+/// One fixture folder: `project/`, `home/`, and optionally `cwd` and `root`.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    given: PathBuf,
+    real: PathBuf,
+}
+
+impl Scenario {
+    /// The scenario in `root` (its real path is resolved once, for redaction).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        let given = root.into();
+        let real = std::fs::canonicalize(&given).unwrap_or_else(|_| given.clone());
+        Self { given, real }
+    }
+
+    /// Whether `dir` is a scenario folder (it holds `project/`).
+    pub fn is_scenario(dir: &Path) -> bool {
+        dir.join("project").is_dir()
+    }
+
+    /// The folder's name: the snapshot's suffix.
+    pub fn name(&self) -> String {
+        self.given
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    }
+
+    /// `path` relative to the folder, with `/` separators (as given when outside it).
+    pub fn rel(&self, path: &Path) -> String {
+        path.strip_prefix(&self.real)
+            .or_else(|_| path.strip_prefix(&self.given))
+            .map_or_else(
+                |_| path.display().to_string(),
+                |p| p.to_string_lossy().replace('\\', "/"),
+            )
+    }
+
+    /// `text` with the folder's path (real or as given) and the `/` after it taken out.
+    pub fn redact(&self, text: &str) -> String {
+        redact(&redact(text, &self.real), &self.given)
+    }
+
+    fn setting(&self, file: &str) -> String {
+        std::fs::read_to_string(self.given.join(file))
+            .map_or_else(|_| "project".to_owned(), |s| s.trim().to_owned())
+    }
+
+    /// The options a scenario runs with: `profile`, the folder's project root, and Claude
+    /// Code's upward walk stopped at the folder.
+    pub fn options<T: ProviderTable>(&self, table: &T, profile: Profile) -> Options<T> {
+        Options::new()
+            .table(table.clone())
+            .profile(profile)
+            .project_root(self.real.join(self.setting("root")))
+            .provider_option("claude", "walk_ceiling", self.real.to_string_lossy())
+    }
+
+    /// Discovers the scenario with `options`, from its working directory and home.
+    pub fn discover<T: ProviderTable>(&self, options: &Options<T>) -> Rulebook {
+        Rulebook::discover(
+            self.real.join(self.setting("cwd")),
+            Some(self.real.join("home")),
+            options,
+        )
+    }
+
+    /// Both profiles side by side: `{"reference": summary, "extended": summary}`.
+    pub fn both<T: ProviderTable>(&self, table: &T) -> Value {
+        json!({
+            "reference": self.summary(&self.discover(&self.options(table, Profile::Reference))),
+            "extended": self.summary(&self.discover(&self.options(table, Profile::Extended))),
+        })
+    }
+
+    fn rule_ref(&self, rule: &Rule) -> Value {
+        json!({"provider": rule.source.provider, "path": self.rel(&rule.path)})
+    }
+
+    /// What a book holds: the contributing providers, every active rule with its bucket
+    /// (or the reason it has none) and the fields that place it, the shadowed and the
+    /// invalid rules, and every diagnostic (code, position, text), paths relative to the
+    /// folder.
+    pub fn summary(&self, book: &Rulebook) -> Value {
+        let rules: Vec<Value> = book
+            .placements()
+            .map(|(rule, placement)| {
+                let mut map = serde_json::Map::new();
+                map.insert("name".into(), json!(rule.name));
+                map.insert("provider".into(), json!(rule.source.provider));
+                map.insert("level".into(), json!(rule.source.level));
+                map.insert("path".into(), json!(self.rel(&rule.path)));
+                #[allow(
+                    clippy::redundant_closure_for_method_calls,
+                    reason = "the bucket's type is the partition crate's, not a dependency here"
+                )]
+                let bucket = placement.bucket.map(|b| b.as_str());
+                map.insert("bucket".into(), json!(bucket));
+                if let Some(reason) = &placement.reason {
+                    map.insert("reason".into(), json!(reason));
+                }
+                if let Some(d) = &rule.description {
+                    map.insert("description".into(), json!(d));
+                }
+                if let Some(g) = &rule.globs {
+                    map.insert("globs".into(), json!(g));
+                }
+                if let Some(a) = rule.always_apply {
+                    map.insert("always_apply".into(), json!(a));
+                }
+                if !rule.condition.is_empty() {
+                    map.insert("condition".into(), json!(rule.condition));
+                }
+                if let Some(a) = rule.activation {
+                    map.insert("activation".into(), json!(a));
+                }
+                if rule.glob_dialect != GlobDialect::Cursor {
+                    map.insert("glob_dialect".into(), json!(rule.glob_dialect));
+                }
+                if let Some(root) = &rule.glob_root {
+                    map.insert("glob_root".into(), json!(self.rel(root)));
+                }
+                map.insert("content".into(), json!(rule.content));
+                Value::Object(map)
+            })
+            .collect();
+        let shadowed: Vec<Value> = book
+            .shadowed()
+            .map(|(loser, winner)| {
+                json!({"name": loser.name, "loser": self.rule_ref(loser), "shadowed_by": self.rule_ref(winner)})
+            })
+            .collect();
+        let invalid: Vec<Value> = book
+            .invalid()
+            .map(|(rule, reason)| json!({"name": rule.name, "rule": self.rule_ref(rule), "reason": reason}))
+            .collect();
+        let diagnostics: Vec<Value> = book
+            .diagnostics()
+            .iter()
+            .map(|d| {
+                let at = match (d.line, d.column) {
+                    (Some(l), Some(c)) => format!(" @{l}:{c}"),
+                    (Some(l), None) => format!(" @{l}"),
+                    _ => String::new(),
+                };
+                json!(format!("{:?}{at}: {}", d.code, self.redact(&d.to_string())))
+            })
+            .collect();
+        json!({
+            "providers": book.contributing_providers(),
+            "rules": rules,
+            "shadowed": shadowed,
+            "invalid": invalid,
+            "diagnostics": diagnostics,
+        })
+    }
+}
+
+/// A table of one provider: a provider crate's fixtures discovered with it alone.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Only<P>(pub P);
+
+impl<P> ProviderTable for Only<P>
+where
+    P: Provider<RuleCapability> + Clone + Default + 'static,
+{
+    fn providers(&self) -> Vec<Box<dyn Provider<RuleCapability>>> {
+        vec![Box::new(self.0.clone())]
+    }
+}
+
+/// `text` with every `<dir>/` taken out, for `dir` as given and as its real path.
+pub fn redact(text: &str, dir: &Path) -> String {
+    let mut out = text.replace(&format!("{}/", dir.display()), "");
+    if let Ok(real) = std::fs::canonicalize(dir) {
+        if real != dir {
+            out = out.replace(&format!("{}/", real.display()), "");
+        }
+    }
+    out
+}
+
+/// A temporary directory built file by file; removed when dropped.
+#[derive(Debug)]
+pub struct Tree {
+    dir: tempfile::TempDir,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tree {
+    /// An empty temporary directory.
+    ///
+    /// # Panics
+    ///
+    /// When no temporary directory can be made (it is for tests).
+    #[allow(clippy::expect_used, reason = "test support: a refusal fails the test")]
+    pub fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("a temporary directory"),
+        }
+    }
+
+    /// Writes `text` to `rel` (its parent directories made first).
+    ///
+    /// # Panics
+    ///
+    /// When the file system refuses (it is for tests).
+    #[must_use]
+    #[allow(clippy::expect_used, reason = "test support: a refusal fails the test")]
+    pub fn file(self, rel: impl AsRef<Path>, text: impl AsRef<[u8]>) -> Self {
+        let path = self.dir.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create the parent directory");
+        }
+        std::fs::write(&path, text).expect("write the file");
+        self
+    }
+
+    /// Makes the directory `rel` (and its parents).
+    ///
+    /// # Panics
+    ///
+    /// When the file system refuses (it is for tests).
+    #[must_use]
+    #[allow(clippy::expect_used, reason = "test support: a refusal fails the test")]
+    pub fn dir(self, rel: impl AsRef<Path>) -> Self {
+        std::fs::create_dir_all(self.dir.path().join(rel)).expect("create the directory");
+        self
+    }
+
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// One insta snapshot per scenario folder below `$fixtures` (a path relative to the
+/// calling file, as `insta::glob!` takes it), discovered with the provider table `$table`
+/// under both profiles: `scenario@<folder>.snap` beside the calling test. Folders named
+/// after `skip = [...]` are passed over; the count of scenarios snapshotted is the value.
+///
+/// ```ignore
+/// #[test]
+/// fn scenarios() {
+///     let table = rulebook_test::Only(rulebook_provider_cline::ClineProvider);
+///     assert_eq!(rulebook_test::scenario_snapshots!(&table, "../fixtures"), 5);
+/// }
+/// ```
+#[macro_export]
+macro_rules! scenario_snapshots {
+    ($table:expr, $fixtures:literal) => {
+        $crate::scenario_snapshots!($table, $fixtures, skip = [])
+    };
+    ($table:expr, $fixtures:literal, skip = [$($skip:literal),* $(,)?]) => {{
+        let mut count = 0usize;
+        $crate::insta::glob!($fixtures, "*", |dir| {
+            let skip: &[&str] = &[$($skip),*];
+            if !$crate::Scenario::is_scenario(dir)
+                || dir.file_name().is_some_and(|n| skip.iter().any(|s| n == *s))
+            {
+                return;
+            }
+            let scenario = $crate::Scenario::new(dir);
+            let both = scenario.both($table);
+            $crate::insta::with_settings!(
+                {snapshot_suffix => scenario.name(), prepend_module_to_snapshot => false},
+                { $crate::insta::assert_yaml_snapshot!("scenario", both); }
+            );
+            count += 1;
+        });
+        count
+    }};
+}
