@@ -1,0 +1,206 @@
+//! Finding named entries: [`find_upward`] and the one nested walk ([`find_named`]).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rulebook_rule::{Diagnostic, DiagnosticCode};
+
+use crate::walk::{MAX_WALK_DEPTH, MAX_WALK_ENTRIES};
+
+/// The nearest `name` in `start` or one of its ancestors, as Cline looks for `.clinerules`.
+pub fn find_upward(start: &Path, name: &str) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .map(|dir| dir.join(name))
+        .find(|candidate| {
+            // `symlink_metadata` so a broken link is still "found" (and reported when read).
+            fs::symlink_metadata(candidate).is_ok()
+        })
+}
+
+/// Whether `path` is owned by another user than the one running (Unix; elsewhere `false`).
+/// A rule file planted by someone else (in a shared, sticky `/tmp`, say) deserves a word.
+pub fn owned_by_another_user(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::symlink_metadata(path)
+            .is_ok_and(|meta| meta.uid() != rustix::process::geteuid().as_raw())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// What [`find_named`] found below a root.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    /// For each wanted name, the directories (below the root, the root excluded) that hold
+    /// an entry of that name, sorted byte-wise.
+    pub by_name: std::collections::BTreeMap<String, Vec<PathBuf>>,
+    /// What could not be walked, and bounds reached.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One walk of `root` for every provider at once (E11): the directories below `root` that
+/// hold an entry named one of `names` (`.cursor`, `AGENTS.md`, …). The `ignore` crate's
+/// parallel walker, with the skip rules of [`walk_rules_dir`](crate::walk_rules_dir): hidden entries (except the
+/// wanted names), `node_modules` and `.git` are skipped, `.gitignore` is respected in a
+/// repository and `.ignore` everywhere, links are not followed; a wanted directory is
+/// recorded and not descended. Bounded by [`MAX_WALK_DEPTH`] and [`MAX_WALK_ENTRIES`].
+/// A project with no nested rules costs this one traversal and no file reads.
+pub fn find_named(root: &Path, names: &[String]) -> Found {
+    find_bounded(root, names, MAX_WALK_ENTRIES)
+}
+
+/// The walker of [`find_named`]: its skip rules, links not followed, [`MAX_WALK_DEPTH`].
+fn nested_walker(
+    root: &Path,
+    wanted: std::sync::Arc<std::collections::HashSet<String>>,
+) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .ignore(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(true)
+        .parents(true)
+        .follow_links(false)
+        .max_depth(Some(MAX_WALK_DEPTH))
+        .filter_entry(move |e| {
+            let name = e.file_name().to_string_lossy();
+            name != "node_modules"
+                && name != ".git"
+                && (!name.starts_with('.') || e.depth() == 0 || wanted.contains(name.as_ref()))
+        });
+    builder
+}
+
+/// The directories discovery reads below `root` (the root included): those the walk of
+/// [`find_named`] passes through, and the wanted directories (`.cursor`, …) with every
+/// directory in them under the same skip rules. This is what a watcher of the rules needs
+/// to watch, and no more: links are not followed, `node_modules`, `.git`, hidden and
+/// ignored directories are left out. Sorted; at most [`MAX_WALK_ENTRIES`] entries are
+/// visited, and `true` says the bound cut the list.
+pub fn find_dirs(root: &Path, names: &[String]) -> (Vec<PathBuf>, bool) {
+    let wanted = std::sync::Arc::new(names.iter().cloned().collect());
+    let mut dirs = Vec::new();
+    let mut visited = 0usize;
+    for entry in nested_walker(root, wanted).build() {
+        visited += 1;
+        if visited > MAX_WALK_ENTRIES {
+            dirs.sort();
+            return (dirs, true);
+        }
+        if let Ok(entry) = entry {
+            if entry.file_type().is_some_and(|t| t.is_dir()) {
+                dirs.push(entry.into_path());
+            }
+        }
+    }
+    dirs.sort();
+    (dirs, false)
+}
+
+/// [`find_named`] with the entry bound as a parameter (tests use a small one).
+pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) -> Found {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let mut found = Found::default();
+    if names.is_empty() {
+        return found;
+    }
+    let hits: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let visited = AtomicUsize::new(0);
+    let too_deep: Mutex<Option<PathBuf>> = Mutex::new(None);
+    // `filter_entry` needs an owned, shareable set.
+    let wanted: std::sync::Arc<std::collections::HashSet<String>> =
+        std::sync::Arc::new(names.iter().cloned().collect());
+    let walker = nested_walker(root, wanted.clone()).build_parallel();
+    walker.run(|| {
+        Box::new(|entry| {
+            use ignore::WalkState;
+            if visited.fetch_add(1, Ordering::Relaxed) >= max_entries {
+                return WalkState::Quit;
+            }
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    if let Ok(mut errors) = errors.lock() {
+                        errors.push(err.to_string());
+                    }
+                    return WalkState::Continue;
+                }
+            };
+            if entry.depth() == 0 {
+                return WalkState::Continue;
+            }
+            let name = entry.file_name().to_string_lossy();
+            if entry.depth() == MAX_WALK_DEPTH
+                && entry.file_type().is_some_and(|t| t.is_dir())
+                && !wanted.contains(name.as_ref())
+            {
+                // Not descended into: said once, below.
+                if let Ok(mut deep) = too_deep.lock() {
+                    deep.get_or_insert_with(|| entry.path().to_path_buf());
+                }
+            }
+            if wanted.contains(name.as_ref()) {
+                if let (Some(parent), Ok(mut hits)) = (entry.path().parent(), hits.lock()) {
+                    hits.push((name.into_owned(), parent.to_path_buf()));
+                }
+                // A rules directory is read by its provider, not walked here.
+                return WalkState::Skip;
+            }
+            WalkState::Continue
+        })
+    });
+    let mut hits = hits.into_inner().unwrap_or_default();
+    hits.sort();
+    for (name, dir) in hits {
+        if dir != root {
+            found.by_name.entry(name).or_default().push(dir);
+        }
+    }
+    for error in errors.into_inner().unwrap_or_default() {
+        found.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::WalkFailed,
+                format!("Could not walk part of {}: {error}", root.display()),
+            )
+            .with_path(root),
+        );
+    }
+    if let Some(deep) = too_deep.into_inner().unwrap_or_default() {
+        found.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::WalkFailed,
+                format!(
+                    "Stopped looking for nested rules {MAX_WALK_DEPTH} directories below {} (at {}, not looked into); rules deeper in it, if any, were not found",
+                    root.display(),
+                    deep.display()
+                ),
+            )
+            .with_path(root),
+        );
+    }
+    if visited.load(Ordering::Relaxed) > max_entries {
+        found.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::WalkFailed,
+                format!(
+                    "Stopped looking for nested rules in {} after {max_entries} entries; rules deeper in it were not found",
+                    root.display()
+                ),
+            )
+            .with_path(root),
+        );
+    }
+    found
+}

@@ -1,0 +1,575 @@
+//! Reading one rule file: [`read_rule_file`], [`RuleReader`], the byte readers and the
+//! checks on the opened handle (regular file, size cap, project boundary, real path).
+
+use std::borrow::Cow;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use rulebook_rule::{Diagnostic, DiagnosticCode};
+
+/// How to read one rule file.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    max_size: Option<u64>,
+    project_root: Option<PathBuf>,
+    detailed_errors: bool,
+    real_path: bool,
+}
+
+impl ReadOptions {
+    /// No size cap, no project boundary, the seeds' bare read-error message.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Extended E9: skip files larger than `bytes`, with a warning.
+    #[must_use]
+    pub fn max_size(mut self, bytes: Option<u64>) -> Self {
+        self.max_size = bytes;
+        self
+    }
+
+    /// Extended E10: refuse files whose real path is not under `root` (itself resolved).
+    #[must_use]
+    pub fn project_root(mut self, root: Option<PathBuf>) -> Self {
+        self.project_root = root.map(|r| fs::canonicalize(&r).unwrap_or(r));
+        self
+    }
+
+    /// The resolved project root of E10, if one is set.
+    pub fn boundary(&self) -> Option<&Path> {
+        self.project_root.as_deref()
+    }
+
+    /// Resolve the real path of every file read (see [`ReadRule::real_path`]).
+    #[must_use]
+    pub fn real_path(mut self, yes: bool) -> Self {
+        self.real_path = yes;
+        self
+    }
+
+    /// Append the operating system's reason to `Failed to read file: <path>`.
+    #[must_use]
+    pub fn detailed_errors(mut self, yes: bool) -> Self {
+        self.detailed_errors = yes;
+        self
+    }
+}
+
+/// Reads a rule file as behaviour.md §2 says. `None` when the file was skipped; the diagnostics say
+/// why (and warn about lossy decoding when the text is returned).
+///
+/// The file is opened first and every check is made on what was opened, never on the path
+/// again, so a file swapped for a link between a check and the read cannot slip through:
+/// - it is opened without blocking (`O_NONBLOCK`), so a FIFO cannot hang the open, and only
+///   a regular file is read (a FIFO, device, socket or directory is a
+///   [`DiagnosticCode::NotAFile`] warning);
+/// - with a project boundary (Extended E10), the real path of the *open handle* must lie
+///   under the boundary: on Linux it is read from `/proc/self/fd/N`; elsewhere the path is
+///   resolved and the file found there must be the opened one (same device and inode).
+///   When the real path cannot be found (a chain longer than `PATH_MAX`, a `/proc` that is
+///   not mounted and a path that no longer resolves), the file is refused: E10 never fails
+///   open. A hard link cannot be told from the file it links to, so a hard link inside the
+///   project to a file outside it is read; a user who cannot write the outside file cannot
+///   create one to it on most systems (`fs.protected_hardlinks`).
+pub fn read_rule_file(path: &Path, options: &ReadOptions) -> (Option<String>, Vec<Diagnostic>) {
+    let (read, diagnostics) = read_rule(path, options);
+    (read.map(|r| r.text), diagnostics)
+}
+
+/// A rule file's text, and where it really is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadRule {
+    /// The text (BOM stripped, UTF-8).
+    pub text: String,
+    /// The real path of the file that was read (from the open handle), when the options
+    /// asked for it ([`ReadOptions::real_path`]) or a boundary needed it.
+    pub real_path: Option<PathBuf>,
+}
+
+/// As [`read_rule_file`], with the real path of the file read.
+pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<Diagnostic>) {
+    let mut bytes = Vec::new();
+    let (read, mut diagnostics) = read_rule_bytes(path, options, &mut bytes);
+    let Some((start, real_path)) = read else {
+        return (None, diagnostics);
+    };
+    bytes.drain(..start);
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => lossy(path, err.as_bytes(), err.utf8_error(), &mut diagnostics),
+    };
+    (Some(ReadRule { text, real_path }), diagnostics)
+}
+
+/// A rule file read by a [`RuleReader`]: its text borrows the reader's buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadText<'a> {
+    /// The text (BOM stripped, UTF-8; owned only when invalid bytes were replaced).
+    pub text: Cow<'a, str>,
+    /// As [`ReadRule::real_path`].
+    pub real_path: Option<PathBuf>,
+}
+
+/// Reads rule files one after another into one buffer, as [`read_rule`] reads each (same
+/// checks, same diagnostics), for a caller that keeps only part of each text (a body
+/// without its frontmatter): no allocation per file, and the bytes land in memory the
+/// last file already warmed.
+///
+/// ```
+/// use rulebook_fs::{ReadOptions, RuleReader};
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.md"), "\u{feff}first")?;
+/// std::fs::write(dir.path().join("b.md"), "second")?;
+/// let mut reader = RuleReader::new();
+/// let (a, _) = reader.read(&dir.path().join("a.md"), &ReadOptions::new());
+/// assert_eq!(a.map(|r| r.text.into_owned()).as_deref(), Some("first"));
+/// let (b, _) = reader.read(&dir.path().join("b.md"), &ReadOptions::new());
+/// assert_eq!(b.map(|r| r.text.into_owned()).as_deref(), Some("second"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct RuleReader {
+    buffer: Vec<u8>,
+}
+
+impl RuleReader {
+    /// A reader with an empty buffer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads `path` as [`read_rule`] does, into this reader's buffer.
+    pub fn read(
+        &mut self,
+        path: &Path,
+        options: &ReadOptions,
+    ) -> (Option<ReadText<'_>>, Vec<Diagnostic>) {
+        // A buffer grown for one large file is not kept for the small ones after it.
+        if self.buffer.capacity() > KEPT_BUFFER {
+            self.buffer = Vec::new();
+        }
+        let (read, mut diagnostics) = read_rule_bytes(path, options, &mut self.buffer);
+        let Some((start, real_path)) = read else {
+            return (None, diagnostics);
+        };
+        let bytes = &self.buffer[start..];
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(err) => Cow::Owned(lossy(path, bytes, err, &mut diagnostics)),
+        };
+        (Some(ReadText { text, real_path }), diagnostics)
+    }
+}
+
+/// The largest buffer a [`RuleReader`] keeps between files.
+const KEPT_BUFFER: usize = 1 << 20;
+
+/// Text with invalid UTF-8 replaced by U+FFFD, and the warning that says where.
+fn lossy(
+    path: &Path,
+    bytes: &[u8],
+    error: std::str::Utf8Error,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> String {
+    let valid = &bytes[..error.valid_up_to()];
+    let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+    diagnostics.push(
+        Diagnostic::warning(
+            DiagnosticCode::InvalidUtf8,
+            format!(
+                "{} is not valid UTF-8 (first bad byte at line {line}); invalid bytes were replaced with U+FFFD",
+                path.display()
+            ),
+        )
+        .with_path(path)
+        .at(Some(line), None),
+    );
+    // Invalid bytes are there (`error` says where), so this is always a new string.
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Reads `path` into `bytes` (cleared first) with the checks of [`read_rule`]: where the text
+/// starts in `bytes` (past a byte order mark) and the real path, or nothing and why.
+fn read_rule_bytes(
+    path: &Path,
+    options: &ReadOptions,
+    bytes: &mut Vec<u8>,
+) -> (Option<(usize, Option<PathBuf>)>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut real_path = None;
+    let read_failed = |err: &std::io::Error| {
+        let message = if options.detailed_errors {
+            format!("Failed to read file: {} ({err})", path.display())
+        } else {
+            format!("Failed to read file: {}", path.display())
+        };
+        Diagnostic::warning(DiagnosticCode::ReadFailed, message).with_path(path)
+    };
+    let mut file = match open_nonblocking(path) {
+        Ok(file) => file,
+        Err(err) => {
+            diagnostics.push(read_failed(&err));
+            return (None, diagnostics);
+        }
+    };
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(err) => {
+            diagnostics.push(read_failed(&err));
+            return (None, diagnostics);
+        }
+    };
+    if meta.is_dir() {
+        // What reading a directory gives the original: its read error.
+        diagnostics.push(read_failed(&std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "is a directory",
+        )));
+        return (None, diagnostics);
+    }
+    if !meta.is_file() {
+        diagnostics.push(not_a_file(path, meta.file_type()));
+        return (None, diagnostics);
+    }
+    if let Some(root) = &options.project_root {
+        let refusal = match opened_real_path(&file, path, &meta) {
+            Ok(real) if real.starts_with(root) => {
+                real_path = Some(real);
+                None
+            }
+            Ok(real) => Some(format!(
+                "Refused {}: its real path {} is outside the project directory {}",
+                path.display(),
+                real.display(),
+                root.display()
+            )),
+            Err(err) => Some(format!(
+                "Refused {}: its real path could not be resolved ({err}), so it cannot be shown to lie inside the project directory {}",
+                path.display(),
+                root.display()
+            )),
+        };
+        if let Some(message) = refusal {
+            diagnostics
+                .push(Diagnostic::warning(DiagnosticCode::OutsideProject, message).with_path(path));
+            return (None, diagnostics);
+        }
+    } else if options.real_path {
+        real_path = opened_real_path(&file, path, &meta).ok();
+    }
+    // One allocation of the right size (the length is only a hint: the file may change).
+    let hint = meta.len();
+    let hint = options
+        .max_size
+        .map_or(hint, |max| hint.min(max.saturating_add(1)));
+    bytes.clear();
+    // Exact: a reused buffer grown by doubling could pass the size a reader keeps.
+    bytes.reserve_exact(usize::try_from(hint).unwrap_or(0));
+    // Through `Take` even without a limit: `File::read_to_end` would ask the size again
+    // (a `statx` and an `lseek` per file) when the metadata above already gave it.
+    let limit = options
+        .max_size
+        .map_or(u64::MAX, |max| max.saturating_add(1));
+    let result = (&mut file).take(limit).read_to_end(bytes);
+    if let Err(err) = result {
+        diagnostics.push(read_failed(&err));
+        return (None, diagnostics);
+    }
+    if let Some(max) = options.max_size {
+        if bytes.len() as u64 > max {
+            diagnostics.push(
+                Diagnostic::warning(
+                    DiagnosticCode::TooLarge,
+                    format!(
+                        "Skipped {}: larger than the {max}-byte limit for a rule file",
+                        path.display()
+                    ),
+                )
+                .with_path(path),
+            );
+            return (None, diagnostics);
+        }
+    }
+    let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    if looks_like_utf16(bytes) {
+        diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticCode::InvalidUtf8,
+                format!(
+                    "{} looks like UTF-16 (a NUL byte beside each character) without a byte order mark; it was read as UTF-8, so its text is garbled: save it as UTF-8",
+                    path.display()
+                ),
+            )
+            .with_path(path),
+        );
+    }
+    (Some((start, real_path)), diagnostics)
+}
+
+/// Whether `bytes` look like UTF-16 without a byte order mark: in its first 64 bytes, every
+/// other byte NUL on one side (ASCII text in UTF-16LE or BE). A stray NUL in UTF-8 text is
+/// not that.
+fn looks_like_utf16(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64)];
+    if head.len() < 4 || !head.contains(&0) {
+        return false;
+    }
+    let pairs = head.len() / 2;
+    let nul_at = |odd: usize| {
+        head.chunks_exact(2)
+            .filter(|p| p[odd] == 0 && p[1 - odd] != 0)
+            .count()
+    };
+    nul_at(0).max(nul_at(1)) * 4 >= pairs * 3
+}
+
+/// `a/./b/../c` → `a/c`: `.` and `..` resolved without touching the file system (a `..`
+/// at the root stays at the root).
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The bytes of a regular file, exactly (no BOM stripped, no decoding), for callers that
+/// must reproduce what another tool reads (host emulation). Opened without blocking, so a
+/// FIFO cannot hang; anything but a regular file is an [`std::io::ErrorKind::InvalidInput`]
+/// error. With `max`, a file larger than `max` bytes is an error too, never read whole.
+pub fn read_bytes(path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
+    let (mut file, _) = open_regular(path)?;
+    let mut bytes = Vec::new();
+    match max {
+        Some(max) => {
+            (&mut file)
+                .take(max.saturating_add(1))
+                .read_to_end(&mut bytes)?;
+            if bytes.len() as u64 > max {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::FileTooLarge,
+                    format!("{} is larger than {max} bytes", path.display()),
+                ));
+            }
+        }
+        None => {
+            file.read_to_end(&mut bytes)?;
+        }
+    }
+    Ok(bytes)
+}
+
+/// The first `max` bytes of a regular file (all of it when it is shorter), for callers that
+/// emulate a tool which reads a file whole but must not hold an arbitrarily large one:
+/// opened without blocking, and anything but a regular file is an
+/// [`std::io::ErrorKind::InvalidInput`] error, as in [`read_bytes`].
+pub fn read_prefix(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let (mut file, meta) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(max)).unwrap_or(0));
+    (&mut file).take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// `path` opened without blocking, and its metadata, when it is a regular file; anything
+/// else is an [`std::io::ErrorKind::InvalidInput`] error naming what it is.
+fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
+    let file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is {}, not a regular file",
+                path.display(),
+                describe_file_type(meta.file_type())
+            ),
+        ));
+    }
+    Ok((file, meta))
+}
+
+/// Opens `path` for reading without blocking on a FIFO (the flag does nothing to a regular
+/// file, the only kind that is then read).
+fn open_nonblocking(path: &Path) -> std::io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// A warning for a source that is not a regular file.
+pub(crate) fn not_a_file(path: &Path, kind: fs::FileType) -> Diagnostic {
+    not_a_file_where(path, kind, "a regular file")
+}
+
+pub(crate) fn not_a_file_where(path: &Path, kind: fs::FileType, expected: &str) -> Diagnostic {
+    Diagnostic::warning(
+        DiagnosticCode::NotAFile,
+        format!(
+            "Skipped {}: it is {}, not {expected}",
+            path.display(),
+            describe_file_type(kind)
+        ),
+    )
+    .with_path(path)
+}
+
+fn describe_file_type(kind: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_file() {
+        "a file"
+    } else {
+        "a special file"
+    }
+}
+
+/// The real path of the file behind an open handle.
+pub(crate) fn opened_real_path(
+    file: &fs::File,
+    path: &Path,
+    meta: &fs::Metadata,
+) -> std::io::Result<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let link = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        if let Ok(real) = fs::read_link(&link) {
+            // The kernel marks a file removed since it was opened; such a path names
+            // nothing that can be checked.
+            if real.is_absolute() && !real.to_string_lossy().ends_with(" (deleted)") {
+                return Ok(real);
+            }
+        }
+    }
+    let _ = file;
+    // Resolve the path, then make sure the file found there is the one that was opened.
+    let real = fs::canonicalize(path)?;
+    let found = fs::metadata(&real)?;
+    if same_file(&found, meta) {
+        Ok(real)
+    } else {
+        Err(std::io::Error::other(
+            "the file changed between opening and resolving it",
+        ))
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
+}
+#[cfg(test)]
+mod reader_tests {
+    use super::*;
+
+    /// The buffer is kept from file to file, but not once a large file has grown it.
+    #[test]
+    fn the_reader_keeps_its_buffer_unless_a_large_file_grew_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("small.md");
+        let large = dir.path().join("large.md");
+        fs::write(&small, "x".repeat(4000)).unwrap();
+        fs::write(&large, "y".repeat(KEPT_BUFFER + 1)).unwrap();
+        let options = ReadOptions::new();
+        let mut reader = RuleReader::new();
+        let (text, _) = reader.read(&small, &options);
+        assert_eq!(text.unwrap().text.len(), 4000);
+        let kept = reader.buffer.capacity();
+        assert!(kept >= 4000);
+        let (text, _) = reader.read(&small, &options);
+        assert_eq!(text.unwrap().text.len(), 4000);
+        assert_eq!(reader.buffer.capacity(), kept, "the buffer is reused");
+        let (text, _) = reader.read(&large, &options);
+        assert_eq!(text.unwrap().text.len(), KEPT_BUFFER + 1);
+        assert!(reader.buffer.capacity() > KEPT_BUFFER);
+        let (text, _) = reader.read(&small, &options);
+        assert_eq!(text.unwrap().text.len(), 4000);
+        assert!(
+            reader.buffer.capacity() < KEPT_BUFFER,
+            "the large buffer is let go"
+        );
+        // A buffer of exactly the kept size is kept.
+        let edge = dir.path().join("edge.md");
+        fs::write(&edge, "z".repeat(KEPT_BUFFER)).unwrap();
+        let mut reader = RuleReader::new();
+        let (text, _) = reader.read(&edge, &options);
+        assert_eq!(text.unwrap().text.len(), KEPT_BUFFER);
+        assert_eq!(reader.buffer.capacity(), KEPT_BUFFER);
+        let (text, _) = reader.read(&small, &options);
+        assert_eq!(text.unwrap().text.len(), 4000);
+        assert_eq!(reader.buffer.capacity(), KEPT_BUFFER, "kept at the bound");
+        // A buffer grows to the next file's size, not to twice its own.
+        let (medium, larger) = (dir.path().join("medium.md"), dir.path().join("larger.md"));
+        fs::write(&medium, "m".repeat(600_000)).unwrap();
+        fs::write(&larger, "l".repeat(700_000)).unwrap();
+        let mut reader = RuleReader::new();
+        reader.read(&medium, &options);
+        let (text, _) = reader.read(&larger, &options);
+        assert_eq!(text.unwrap().text.len(), 700_000);
+        assert_eq!(reader.buffer.capacity(), 700_000, "grown exactly");
+    }
+
+    /// A reader reads what `read_rule` reads: the BOM stripped, invalid UTF-8 replaced and
+    /// reported, a missing file reported.
+    #[test]
+    fn the_reader_reads_what_read_rule_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: [(&str, &[u8]); 3] = [
+            ("bom.md", b"\xEF\xBB\xBFtext"),
+            ("bad.md", b"ok\n\xFF\xFEend"),
+            ("plain.md", b"plain"),
+        ];
+        let mut reader = RuleReader::new();
+        let options = ReadOptions::new().detailed_errors(true);
+        for (name, bytes) in cases {
+            let path = dir.path().join(name);
+            fs::write(&path, bytes).unwrap();
+            let (owned, owned_diagnostics) = read_rule(&path, &options);
+            let (read, diagnostics) = reader.read(&path, &options);
+            assert_eq!(read.map(|r| r.text.into_owned()), owned.map(|r| r.text));
+            assert_eq!(diagnostics, owned_diagnostics);
+        }
+        let missing = dir.path().join("missing.md");
+        let (read, diagnostics) = reader.read(&missing, &options);
+        assert!(read.is_none());
+        assert_eq!(diagnostics, read_rule(&missing, &options).1);
+        assert_eq!(diagnostics.len(), 1);
+    }
+}
