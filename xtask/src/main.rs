@@ -10,6 +10,7 @@
 
 mod bench;
 mod ci;
+mod generated;
 mod man;
 mod mutants;
 mod new_provider;
@@ -67,10 +68,14 @@ commands:
                                   scratch HOME, loopback only), write the golden files, or
                                   with --check compare them
   new-provider NAME               scaffold crates/rulebook-provider-NAME (reads
-                                  .NAME/rules/*.md) with a fixture and a snapshot
-                                  test, and wire it into the workspace and the
-                                  facade's default providers
-  new-provider --check            fail when a provider crate's wiring drifted";
+                                  .NAME/rules/*.md) with a fixture scenario and its
+                                  snapshot, append it to crates/rulebook/providers.txt
+                                  and write the files generated from that list
+  new-provider --write            write the generated files (the facade's
+                                  src/table.rs, its [features], the provider lines of
+                                  the dependency tables) as providers.txt gives
+  new-provider --check            fail when a generated file differs from what
+                                  providers.txt gives, or a provider crate is unlisted";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,101 +1,25 @@
 //! `cargo xtask new-provider NAME` and `--check`: a provider crate and its wiring into the workspace and the facade.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::{USAGE, cargo, root, run};
+use crate::generated::{LIST, append, drift, read_list, type_name_of, write as write_generated};
 
-/// The lines that wire a provider crate into the workspace and the facade's defaults, and
-/// the files they go in. `new-provider` writes them; `new-provider --check` fails when a
-/// provider crate lacks one (the generated wiring drifted).
-fn wiring(name: &str, type_name: &str) -> Vec<(&'static str, String)> {
-    let krate = format!("rulebook-provider-{name}");
-    let ident = name.replace('-', "_");
-    vec![
-        (
-            "Cargo.toml",
-            format!(r#"{krate} = {{ path = "crates/{krate}", version = "0.1.0" }}"#),
-        ),
-        (
-            "crates/rulebook/Cargo.toml",
-            format!(r#"{name} = ["dep:{krate}"]"#),
-        ),
-        (
-            "crates/rulebook/Cargo.toml",
-            format!("{krate} = {{ workspace = true, optional = true }}"),
-        ),
-        (
-            "crates/rulebook/src/lib.rs",
-            format!("Box::new(rulebook_provider_{ident}::{type_name}Provider"),
-        ),
-    ]
-}
-
-fn type_name_of(name: &str) -> String {
-    name.split('-')
-        .map(|part| {
-            let mut chars = part.chars();
-            chars.next().map_or_else(String::new, |c| {
-                c.to_ascii_uppercase().to_string() + chars.as_str()
-            })
-        })
-        .collect()
-}
-
-/// Inserts `line` into `file` after the last line containing `after` (keeping the
-/// indentation of that line), unless it is there already.
-fn insert_after(file: &Path, after: &str, line: &str) -> Result<(), String> {
-    let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    if text.contains(line) {
-        return Ok(());
-    }
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    let at = lines
-        .iter()
-        .rposition(|l| l.contains(after))
-        .ok_or_else(|| format!("{}: no line with `{after}` to insert after", file.display()))?;
-    let indent: String = lines[at]
-        .chars()
-        .take_while(|c| c.is_whitespace())
-        .collect();
-    lines.insert(at + 1, format!("{indent}{line}"));
-    let mut out = lines.join("\n");
-    out.push('\n');
-    fs::write(file, out).map_err(|e| format!("{}: {e}", file.display()))
-}
-
-/// Every provider crate's wiring is in place.
+/// The generated files are what `providers.txt` gives, and every provider crate is listed.
 pub(crate) fn check_providers() -> Result<(), String> {
-    let mut missing = Vec::new();
-    let entries = fs::read_dir(root().join("crates")).map_err(|e| e.to_string())?;
-    let mut names: Vec<String> = entries
-        .flatten()
-        .filter_map(|e| {
-            e.file_name()
-                .to_str()
-                .and_then(|n| n.strip_prefix("rulebook-provider-"))
-                .map(str::to_owned)
-        })
-        .collect();
-    names.sort();
-    for name in &names {
-        for (file, line) in wiring(name, &type_name_of(name)) {
-            let text = fs::read_to_string(root().join(file)).unwrap_or_default();
-            if !text.contains(&line) {
-                missing.push(format!("{file}: `{line}`"));
-            }
-        }
-    }
-    if missing.is_empty() {
+    let list = read_list()?;
+    let problems = drift(&list)?;
+    if problems.is_empty() {
         eprintln!(
-            "xtask: == providers: {} provider crates, all wired",
-            names.len()
+            "xtask: == providers: {} provider crates, the generated files as {LIST} gives",
+            list.len()
         );
         Ok(())
     } else {
         Err(format!(
-            "provider wiring has drifted; run `cargo xtask new-provider NAME` for the provider (it only adds what is missing), or restore:\n  {}",
-            missing.join("\n  ")
+            "the default providers have drifted; edit {LIST} and run `cargo xtask new-provider --write` (or `cargo xtask new-provider NAME` for a new one):\n  {}",
+            problems.join("\n  ")
         ))
     }
 }
@@ -103,6 +27,23 @@ pub(crate) fn check_providers() -> Result<(), String> {
 pub(crate) fn new_provider(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "--check") {
         return check_providers();
+    }
+    if args.iter().any(|a| a == "--write") {
+        let written = write_generated(&read_list()?)?;
+        eprintln!(
+            "xtask: {} as {LIST} gives{}",
+            if written.is_empty() {
+                "the generated files are already"
+            } else {
+                "wrote"
+            },
+            if written.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", written.join(", "))
+            }
+        );
+        return Ok(());
     }
     let name = args
         .first()
@@ -150,7 +91,8 @@ readme = "README.md"
 rulebook-kit = {{ workspace = true }}
 
 [dev-dependencies]
-insta = {{ workspace = true }}
+rulebook-test = {{ workspace = true }}
+tempfile = {{ workspace = true }}
 
 [lints]
 workspace = true
@@ -240,91 +182,52 @@ impl Provider<RuleCapability> for {type_name}Provider {{
             ),
         )?;
         write(
-            dir.join("tests/provider.rs"),
+            dir.join("tests/scenarios.rs"),
             format!(
-                r#"//! The provider over its fixture.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+                r#"//! The {type_name} provider alone over its fixtures (`fixtures/<scenario>/{{{{project,home}}}}`),
+//! both profiles side by side: one snapshot per scenario (`rulebook-test`).
 
-use std::path::Path;
-
-use rulebook_kit::{{LoadContext, Provider}};
 use rulebook_provider_{ident}::{type_name}Provider;
 
 #[test]
-fn loads_the_fixture() {{
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/provider-{name}");
-    let ctx = LoadContext::new(root.join("project"), root.join("home"));
-    let loaded = {type_name}Provider.load(&ctx).unwrap();
-    let names: Vec<String> = loaded
-        .items
-        .iter()
-        .map(|r| format!("{{}}: {{:?}}", r.name, r.description))
-        .collect();
-    insta::assert_yaml_snapshot!(names);
+fn scenarios() {{
+    let table = rulebook_test::Only({type_name}Provider);
+    assert_eq!(rulebook_test::scenario_snapshots!(&table, "../fixtures"), 1);
 }}
 "#
             ),
         )?;
         write(
-            root().join(format!(
-                "fixtures/provider-{name}/project/.{name}/rules/example.md"
-            )),
+            dir.join(format!("fixtures/example/project/.{name}/rules/example.md")),
             "---\ndescription: An example rule\n---\nReplace me.\n".to_owned(),
         )?;
+        write(dir.join("fixtures/example/home/.keep"), String::new())?;
         write(
-            dir.join("tests/snapshots/provider__loads_the_fixture.snap"),
-            "---\nsource: crates/".to_owned()
-                + &krate
-                + "/tests/provider.rs\nexpression: names\n---\n- \"example: Some(\\\"An example rule\\\")\"\n",
-        )?;
-        // tempfile for the doc example.
-        let cargo = dir.join("Cargo.toml");
-        let text = fs::read_to_string(&cargo).map_err(|e| e.to_string())?;
-        fs::write(
-            &cargo,
-            text.replace(
-                "insta = { workspace = true }\n",
-                "insta = { workspace = true }\ntempfile = { workspace = true }\n",
+            dir.join("tests/snapshots/scenario@example.snap"),
+            format!(
+                "---\nsource: crates/{krate}/tests/scenarios.rs\nexpression: both\n---\nreference:\n{summary}extended:\n{summary}",
+                summary = format!(
+                    r#"  providers:
+    - {name}
+  rules:
+    - name: example
+      provider: {name}
+      level: project
+      path: project/.{name}/rules/example.md
+      bucket: rulebook
+      description: An example rule
+      content: Replace me.
+  shadowed: []
+  invalid: []
+  diagnostics: []
+"#
+                )
             ),
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
     }
-    // The wiring: one line each, only what is missing.
-    let wires = wiring(name, &type_name);
-    insert_after(
-        &root().join("Cargo.toml"),
-        "rulebook-provider-",
-        &wires[0].1,
-    )?;
-    let facade = root().join("crates/rulebook/Cargo.toml");
-    insert_after(&facade, "= [\"dep:rulebook-provider-", &wires[1].1)?;
-    insert_after(&facade, "rulebook-provider-", &wires[2].1)?;
-    let text = fs::read_to_string(&facade).map_err(|e| e.to_string())?;
-    if let Some(line) = text.lines().find(|l| l.starts_with("default = [")) {
-        if !line.contains(&format!("\"{name}\"")) {
-            let updated = line.replacen(']', &format!(", \"{name}\"]"), 1);
-            fs::write(&facade, text.replace(line, &updated)).map_err(|e| e.to_string())?;
-        }
-    }
-    let lib = root().join("crates/rulebook/src/lib.rs");
-    insert_after(
-        &lib,
-        "Box::new(rulebook_provider_",
-        &format!("#[cfg(feature = \"{name}\")]"),
-    )?;
-    let text = fs::read_to_string(&lib).map_err(|e| e.to_string())?;
-    let cfg = format!("#[cfg(feature = \"{name}\")]");
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    if !text.contains(&wires[3].1) {
-        if let Some(at) = lines.iter().rposition(|l| l.trim() == cfg) {
-            let indent: String = lines[at]
-                .chars()
-                .take_while(|c| c.is_whitespace())
-                .collect();
-            lines.insert(at + 1, format!("{indent}{}),", wires[3].1));
-            fs::write(&lib, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
-        }
-    }
+    // The wiring: a line of the list, and the files generated from it.
+    append(name, &format!("{type_name}: `.{name}/rules/*.md`."))?;
+    write_generated(&read_list()?)?;
     run("fmt", cargo().args(["fmt", "--all"]))?;
     eprintln!(
         "xtask: {krate} is created and wired (workspace dependency, facade feature `{name}` on by default, the default providers table). Next: `cargo test -p {krate}`, review the snapshot, and `cargo xtask ci`."

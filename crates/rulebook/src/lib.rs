@@ -66,7 +66,8 @@
 //! | E10 boundary | follows links anywhere | refuses project rule files whose real path leaves the project | a cloned repository must not pull `~/.ssh/id_rsa` into a prompt through a symlink |
 //! | read errors | `Failed to read file: <path>` | the same, plus the system's reason | say what to fix |
 //!
-//! This crate is re-exports and the table of default providers ([`DefaultProviders`]);
+//! This crate is re-exports and the table of default providers ([`DefaultProviders`],
+//! generated from `providers.txt` by `cargo xtask new-provider`);
 //! discovery itself is the stage crate `rulebook-discover`. Depends on it, on the stage
 //! crates it re-exports, and on each provider crate behind its cargo feature.
 
@@ -92,17 +93,9 @@ pub use rulebook_ttsr::{Fired, RepeatPolicy, TtsrManager, TtsrRule};
 /// ([`DefaultProviders`]); `rulebook_discover::Options<NoProviders>` runs only your own.
 pub type Options = rulebook_discover::Options<DefaultProviders>;
 
-/// The default providers, for callers that build their own [`Registry`](stages::registry::Registry).
-pub mod providers {
-    #[cfg(feature = "cline")]
-    pub use rulebook_provider_cline::ClineProvider;
-    #[cfg(feature = "cursor")]
-    pub use rulebook_provider_cursor::CursorProvider;
-    #[cfg(feature = "native")]
-    pub use rulebook_provider_native::{NativeConfig, NativeProvider};
-    #[cfg(feature = "windsurf")]
-    pub use rulebook_provider_windsurf::WindsurfProvider;
-}
+mod table;
+
+pub use table::{DefaultProviders, providers};
 
 /// Stage crates, re-exported for callers that need more than the facade.
 pub mod stages {
@@ -116,60 +109,4 @@ pub mod stages {
     pub use rulebook_registry as registry;
     pub use rulebook_rule as rule;
     pub use rulebook_ttsr as ttsr;
-}
-
-/// The default providers: one line each, each behind its cargo feature, registered in
-/// this order (the registry then orders them by priority). Adding a provider to the
-/// defaults is its crate, one line here and a feature (`cargo xtask new-provider` writes
-/// all three). Set the native provider's configuration with
-/// `Options::new().table(DefaultProviders::with_native(config))`.
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct DefaultProviders {
-    /// The native provider's directory names, id and display name.
-    #[cfg(feature = "native")]
-    pub native: rulebook_provider_native::NativeConfig,
-}
-
-impl DefaultProviders {
-    /// The defaults with this configuration of the native provider.
-    #[cfg(feature = "native")]
-    pub fn with_native(native: rulebook_provider_native::NativeConfig) -> Self {
-        Self { native }
-    }
-}
-
-impl ProviderTable for DefaultProviders {
-    fn providers(&self) -> Vec<Box<dyn Provider<stages::registry::RuleCapability>>> {
-        vec![
-            #[cfg(feature = "native")]
-            Box::new(rulebook_provider_native::NativeProvider::new(
-                self.native.clone(),
-            )),
-            #[cfg(feature = "cursor")]
-            Box::new(rulebook_provider_cursor::CursorProvider),
-            #[cfg(feature = "windsurf")]
-            Box::new(rulebook_provider_windsurf::WindsurfProvider),
-            #[cfg(feature = "cline")]
-            Box::new(rulebook_provider_cline::ClineProvider),
-            #[cfg(feature = "agents")]
-            Box::new(rulebook_provider_agents::AgentsProvider),
-            #[cfg(feature = "continue")]
-            Box::new(rulebook_provider_continue::ContinueProvider),
-            #[cfg(feature = "roo")]
-            Box::new(rulebook_provider_roo::RooProvider),
-            #[cfg(feature = "zed")]
-            Box::new(rulebook_provider_zed::ZedProvider),
-            #[cfg(feature = "agents-md")]
-            Box::new(rulebook_provider_agents_md::AgentsMdProvider),
-            #[cfg(feature = "claude")]
-            Box::new(rulebook_provider_claude::ClaudeProvider),
-            #[cfg(feature = "copilot")]
-            Box::new(rulebook_provider_copilot::CopilotProvider),
-            #[cfg(feature = "gemini")]
-            Box::new(rulebook_provider_gemini::GeminiProvider),
-            #[cfg(feature = "kiro")]
-            Box::new(rulebook_provider_kiro::KiroProvider),
-        ]
-    }
 }
