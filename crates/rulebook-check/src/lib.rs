@@ -13,7 +13,7 @@
 //! `globs: *.ts,*.tsx` unquoted is how Cursor itself writes globs, and what Cursor matches:
 //! for a Cursor rule it is not a finding, and check never advises quoting it. Unknown keys
 //! are checked per provider, against the keys each provider declares it reads
-//! ([`rulebook::Provider::known_keys`]). Conditions are checked with the TTSR manager's own
+//! ([`rulebook::ProviderMeta::known_keys`]). Conditions are checked with the TTSR manager's own
 //! validation, so check and discovery never disagree on what compiles.
 //!
 //! Depends on `rulebook` (the pipeline), `serde` and `toml` (the configuration).

@@ -85,7 +85,7 @@ pub struct Fields {
 }
 
 /// The keys the coercion reads (others are kept in the map for consumers), with their
-/// meaning: a provider's [`known_keys`](crate::Provider::known_keys) starts from these.
+/// meaning: a provider's [`known_keys`](crate::ProviderMeta::with_known_keys) starts from these.
 pub const COMMON_KEYS: &[KnownKey] = &[
     KnownKey::new(
         "description",

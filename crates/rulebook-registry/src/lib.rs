@@ -185,7 +185,7 @@ pub struct LoadContext {
     pub mechanisms: Mechanisms,
     /// Options of individual providers: `(provider id, key) → value`.
     pub provider_options: std::collections::BTreeMap<(String, String), String>,
-    /// E11 descendants: for each name providers asked for ([`Provider::nested_names`]),
+    /// E11 descendants: for each name providers asked for ([`ProviderMeta::nested_names`]),
     /// the directories below `cwd` holding an entry of that name, found by one walk for
     /// all providers. `None`: descendants are not read.
     pub nested: Option<std::collections::BTreeMap<String, Vec<PathBuf>>>,
