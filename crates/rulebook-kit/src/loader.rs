@@ -1,13 +1,14 @@
 //! The glue every provider shares: walk, read, build.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use rulebook_fs::{ReadOptions, RuleReader, walk_rules_dir};
 use rulebook_registry::{LoadContext, LoadResult, Mechanisms};
-use rulebook_rule::{Diagnostic, DiagnosticCode, Level, Rule, SourceMeta};
+use rulebook_rule::{Activation, Diagnostic, DiagnosticCode, Level, Rule, SourceMeta};
 
 use crate::coerce::FieldPolicy;
-use crate::{FileText, Owned, build};
+use crate::{Dialect, FileText, ImportOptions, Owned, build, expand_imports};
 
 /// Loads rule files for one provider.
 #[derive(Debug, Clone)]
@@ -260,6 +261,50 @@ impl FileLoader {
         )
     }
 
+    /// Loads one memory file (`CLAUDE.md`, `GEMINI.md`): always-apply, its `@imports`
+    /// expanded in `imports.dialect` (Claude Code's reading first hides closed HTML comments
+    /// and folds line ends, [`normalize_text`](rulebook_frontmatter::normalize_text)), the
+    /// imports' failures as diagnostics. A directory of the same name is passed over
+    /// silently, as both tools do; a link out of the project is refused by the read (E10).
+    /// A file whose text is empty once expanded loads nothing.
+    pub fn load_memory_file(
+        &self,
+        path: &Path,
+        name: &str,
+        level: Level,
+        project_root: Option<&Path>,
+        imports: &ImportOptions,
+        out: &mut LoadResult<Rule>,
+    ) -> Option<MemoryFile> {
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return None;
+        }
+        let index = self.load_file(path, name, level, project_root, out)?;
+        let content = &out.items[index].content;
+        let text = match imports.dialect {
+            Dialect::Claude => Cow::Owned(rulebook_frontmatter::normalize_text(content)),
+            Dialect::Gemini => Cow::Borrowed(&**content),
+        };
+        let expanded = expand_imports(&text, path, imports);
+        // The whole file is one `@import` that resolved (`@AGENTS.md`).
+        let whole = text.trim();
+        let one_import = (whole.starts_with('@')
+            && !whole.contains(char::is_whitespace)
+            && expanded.includes.len() == 1)
+            .then(|| expanded.includes[0].clone());
+        out.diagnostics.extend(expanded.diagnostics);
+        let rule = &mut out.items[index];
+        rule.content = expanded.text.into();
+        rule.includes = expanded.includes;
+        rule.always_apply = Some(true);
+        rule.activation = Some(Activation::AlwaysOn);
+        if rule.content.trim().is_empty() {
+            out.items.truncate(index);
+            return None;
+        }
+        Some(MemoryFile { index, one_import })
+    }
+
     fn load_one(
         &self,
         reader: &mut RuleReader,
@@ -294,6 +339,16 @@ impl FileLoader {
         out.items.push(rule);
         Some(out.items.len() - 1)
     }
+}
+
+/// A memory file [`FileLoader::load_memory_file`] loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MemoryFile {
+    /// The rule's index in the [`LoadResult`]'s items.
+    pub index: usize,
+    /// The file imported, when the whole file is one `@import` of it.
+    pub one_import: Option<PathBuf>,
 }
 
 /// A file's name without its extension: the default rule name (behaviour.md §4).

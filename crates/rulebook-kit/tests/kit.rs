@@ -640,3 +640,58 @@ fn cycles_to_the_root_code_spans_and_path_starts() {
         "Gemini reads no import starting with `_`"
     );
 }
+
+/// A memory file (CLAUDE.md, GEMINI.md): a directory of its name is passed over, imports
+/// expand in the dialect (Claude Code hides HTML comments first, Gemini CLI keeps them), the
+/// rule is always-apply with its includes, a file that is one import says which, and an
+/// empty one loads nothing.
+#[test]
+fn memory_files_load_as_claude_and_gemini_read_them() {
+    use rulebook_kit::{FileLoader, Level, LoadResult};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("MEM.md"), "<!-- hidden -->\nsee @a.md").unwrap();
+    std::fs::write(root.join("a.md"), "A").unwrap();
+    std::fs::write(root.join("ONE.md"), "@a.md\n").unwrap();
+    std::fs::write(root.join("EMPTY.md"), "  \n").unwrap();
+    std::fs::create_dir(root.join("DIR.md")).unwrap();
+    let ctx = LoadContext::new(&root, root.join("home"));
+    let loader = FileLoader::new(&ctx, "claude", "Claude Code", NATIVE).raw(true);
+    let options = |dialect| ImportOptions {
+        max_depth: 4,
+        boundary: root.clone(),
+        allow_outside: false,
+        home: root.join("home"),
+        dialect,
+        max_size: None,
+    };
+    let mut out = LoadResult::default();
+    let load = |file: &str, dialect, out: &mut LoadResult<Rule>| {
+        loader.load_memory_file(
+            &root.join(file),
+            file,
+            Level::Project,
+            Some(&root),
+            &options(dialect),
+            out,
+        )
+    };
+    let claude = load("MEM.md", Dialect::Claude, &mut out).unwrap();
+    let rule = &out.items[claude.index];
+    assert_eq!(&*rule.content, "\nsee A");
+    assert_eq!(rule.includes, [root.join("a.md")]);
+    assert_eq!(
+        (rule.always_apply, rule.activation),
+        (Some(true), Some(Activation::AlwaysOn))
+    );
+    assert_eq!(claude.one_import, None);
+    let gemini = load("MEM.md", Dialect::Gemini, &mut out).unwrap();
+    assert_eq!(&*out.items[gemini.index].content, "<!-- hidden -->\nsee A");
+    let one = load("ONE.md", Dialect::Claude, &mut out).unwrap();
+    assert_eq!(one.one_import, Some(root.join("a.md")));
+    let before = out.items.len();
+    assert!(load("EMPTY.md", Dialect::Claude, &mut out).is_none());
+    assert!(load("DIR.md", Dialect::Claude, &mut out).is_none());
+    assert_eq!(out.items.len(), before, "nothing loads for either");
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+}

@@ -54,7 +54,7 @@ use rulebook_kit::coerce::{
 use rulebook_kit::{
     Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, ImportOptions, KnownKey,
     Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, Value,
-    dir_scoped_name, expand_imports, scope_to_directory,
+    dir_scoped_name, scope_to_directory,
 };
 
 /// Claude's rules are read with the frontmatter parsed, but only `paths` matters to it.
@@ -240,8 +240,9 @@ fn memory_boundary<'a>(ctx: &'a LoadContext, dir: &'a Path) -> &'a Path {
     }
 }
 
-/// One memory file: raw, HTML comments removed, imports expanded, always-apply.
-/// `boundary`: where a project file's real path must lie (E10, on the opened handle).
+/// One memory file: raw, HTML comments removed, imports expanded, always-apply (the kit's
+/// [`FileLoader::load_memory_file`] in Claude's dialect). `boundary`: where a project file's
+/// real path must lie (E10, on the opened handle).
 fn load_memory(
     loader: &FileLoader,
     path: &Path,
@@ -251,26 +252,13 @@ fn load_memory(
     imports: &ImportOptions,
     out: &mut LoadResult<Rule>,
 ) {
-    // A directory named like the file is passed over silently, as Claude Code does; a link
-    // to one outside the project is refused by the read below.
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        return;
-    }
-    let Some(i) = loader.load_file(path, name, level, boundary, out) else {
+    let Some(memory) = loader.load_memory_file(path, name, level, boundary, imports, out) else {
         return;
     };
-    let text = rulebook_kit::frontmatter::normalize_text(&out.items[i].content);
-    let expanded = expand_imports(&text, path, imports);
-    out.diagnostics.extend(expanded.diagnostics);
     // A file that is one import (`@AGENTS.md`, as Claude's docs advise) is that file: it
     // takes the imported file's real path, so the other provider's rule of the same file
     // is shadowed by it ("same file as …") and the text is injected once.
-    let whole = text.trim();
-    let single = whole.starts_with('@')
-        && !whole.contains(char::is_whitespace)
-        && expanded.includes.len() == 1;
-    if single {
-        let imported = expanded.includes[0].clone();
+    if let Some(imported) = memory.one_import {
         out.diagnostics.push(
             Diagnostic::info(
                 DiagnosticCode::Shadowed,
@@ -282,15 +270,7 @@ fn load_memory(
             )
             .with_path(path),
         );
-        out.items[i].source.real_path = Some(imported);
-    }
-    let rule = &mut out.items[i];
-    rule.content = expanded.text.into();
-    rule.includes = expanded.includes;
-    rule.always_apply = Some(true);
-    rule.activation = Some(Activation::AlwaysOn);
-    if rule.content.trim().is_empty() {
-        out.items.truncate(i);
+        out.items[memory.index].source.real_path = Some(imported);
     }
 }
 

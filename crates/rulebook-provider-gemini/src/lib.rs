@@ -37,9 +37,8 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, ImportOptions, Level, LoadContext,
-    LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, dir_scoped_name,
-    expand_imports, scope_to_directory,
+    Diagnostic, DiagnosticCode, FileLoader, ImportOptions, Level, LoadContext, LoadResult, Profile,
+    Provider, ProviderError, Rule, RuleCapability, dir_scoped_name, scope_to_directory,
 };
 
 /// GEMINI.md has no frontmatter; the policy matters to nothing (bodies are raw).
@@ -104,8 +103,7 @@ impl Provider<RuleCapability> for GeminiProvider {
             for name in &wanted {
                 let stem = rulebook_kit::stem(Path::new(name));
                 let options = imports(ctx, &home, true);
-                load(
-                    &loader,
+                loader.load_memory_file(
                     &home.join(name),
                     &format!("~:{stem}"),
                     Level::User,
@@ -127,8 +125,7 @@ impl Provider<RuleCapability> for GeminiProvider {
                 let stem = rulebook_kit::stem(Path::new(name));
                 let rule_name = dir_scoped_name(dir, &stem, &root, &ctx.home);
                 let options = imports(ctx, dir, in_repo);
-                load(
-                    &loader,
+                loader.load_memory_file(
                     &dir.join(name),
                     &rule_name,
                     Level::Project,
@@ -148,8 +145,7 @@ impl Provider<RuleCapability> for GeminiProvider {
                 let rule_name = dir_scoped_name(dir, &stem, &root, &ctx.home);
                 let options = imports(ctx, dir, in_repo);
                 let first = out.items.len();
-                load(
-                    &loader,
+                loader.load_memory_file(
                     &dir.join(name),
                     &rule_name,
                     Level::Project,
@@ -180,35 +176,5 @@ fn imports(ctx: &LoadContext, dir: &Path, in_repo: bool) -> ImportOptions {
         home: ctx.home.clone(),
         dialect: rulebook_kit::Dialect::Gemini,
         max_size: ctx.mechanisms.size_cap,
-    }
-}
-
-fn load(
-    loader: &FileLoader,
-    path: &Path,
-    name: &str,
-    level: Level,
-    boundary: Option<&Path>,
-    imports: &ImportOptions,
-    out: &mut LoadResult<Rule>,
-) {
-    // A directory named like the file is passed over silently, as Gemini does; anything
-    // else is read with the checks of every rule file (a link out of the project refused,
-    // E10, on the opened handle).
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        return;
-    }
-    let Some(i) = loader.load_file(path, name, level, boundary, out) else {
-        return;
-    };
-    let expanded = expand_imports(&out.items[i].content, path, imports);
-    out.diagnostics.extend(expanded.diagnostics);
-    let rule = &mut out.items[i];
-    rule.content = expanded.text.into();
-    rule.includes = expanded.includes;
-    rule.always_apply = Some(true);
-    rule.activation = Some(Activation::AlwaysOn);
-    if rule.content.trim().is_empty() {
-        out.items.truncate(i);
     }
 }
