@@ -202,26 +202,14 @@ fn scenarios() {{
             "---\ndescription: An example rule\n---\nReplace me.\n".to_owned(),
         )?;
         write(dir.join("fixtures/example/home/.keep"), String::new())?;
+        // What the scenario harness writes for the example under either profile.
+        let summary = format!(
+            "  providers:\n    - {name}\n  rules:\n    - name: example\n      provider: {name}\n      level: project\n      path: project/.{name}/rules/example.md\n      bucket: rulebook\n      description: An example rule\n      content: Replace me.\n  shadowed: []\n  invalid: []\n  diagnostics: []\n"
+        );
         write(
             dir.join("tests/snapshots/scenario@example.snap"),
             format!(
-                "---\nsource: crates/{krate}/tests/scenarios.rs\nexpression: both\n---\nreference:\n{summary}extended:\n{summary}",
-                summary = format!(
-                    r#"  providers:
-    - {name}
-  rules:
-    - name: example
-      provider: {name}
-      level: project
-      path: project/.{name}/rules/example.md
-      bucket: rulebook
-      description: An example rule
-      content: Replace me.
-  shadowed: []
-  invalid: []
-  diagnostics: []
-"#
-                )
+                "---\nsource: crates/{krate}/tests/scenarios.rs\nexpression: both\n---\nreference:\n{summary}extended:\n{summary}"
             ),
         )?;
     }

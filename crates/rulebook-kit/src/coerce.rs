@@ -104,6 +104,40 @@ pub const COMMON_KEYS: &[KnownKey] = &[
     ),
 ];
 
+/// [`COMMON_KEYS`] followed by `own`: the known keys of a provider that reads the common
+/// ones and more. `N` is their count, `COMMON_KEYS.len() + own.len()` (another count does
+/// not compile).
+///
+/// # Panics
+///
+/// When `N` is another count: at compile time, in a `const`.
+///
+/// ```
+/// use rulebook_kit::KnownKey;
+/// use rulebook_kit::coerce::{COMMON_KEYS, common_keys_and};
+///
+/// const KEYS: &[KnownKey] = &common_keys_and::<7>(&[KnownKey::new("paths", "files it applies to")]);
+/// assert_eq!(KEYS[..6], *COMMON_KEYS);
+/// assert_eq!(KEYS[6].key, "paths");
+/// ```
+pub const fn common_keys_and<const N: usize>(own: &[KnownKey]) -> [KnownKey; N] {
+    assert!(
+        N == COMMON_KEYS.len() + own.len(),
+        "N must be COMMON_KEYS.len() + own.len()"
+    );
+    let mut out = [COMMON_KEYS[0]; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < COMMON_KEYS.len() {
+            COMMON_KEYS[i]
+        } else {
+            own[i - COMMON_KEYS.len()]
+        };
+        i += 1;
+    }
+    out
+}
+
 struct Ctx<'a> {
     path: &'a Path,
     text: Option<&'a str>,

@@ -29,7 +29,7 @@ use rulebook_kit::ProviderMeta;
 use std::path::PathBuf;
 
 use rulebook_kit::coerce::{
-    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+    AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy, common_keys_and,
 };
 use rulebook_kit::{
     FileLoader, KnownKey, Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule,
@@ -44,20 +44,14 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
 );
 
 /// The keys `agents` rules may set: the common ones, and their kebab-case spellings.
-pub const KNOWN_KEYS: &[KnownKey] = &[
-    COMMON_KEYS[0],
-    COMMON_KEYS[1],
-    COMMON_KEYS[2],
-    COMMON_KEYS[3],
-    COMMON_KEYS[4],
-    COMMON_KEYS[5],
+pub const KNOWN_KEYS: &[KnownKey] = &common_keys_and::<9>(&[
     KnownKey::new("always-apply", "alwaysApply, in kebab case"),
     KnownKey::new("ttsr-trigger", "ttsrTrigger, in kebab case"),
     KnownKey::new(
         "interrupt-mode",
         "how a TTSR rule interrupts (read by the original)",
     ),
-];
+]);
 
 const EXTENSIONS: &[&str] = &["md", "mdc"];
 const DIRS: &[&str] = &[".agent/rules", ".agents/rules"];

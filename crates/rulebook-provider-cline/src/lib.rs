@@ -35,7 +35,7 @@ pub mod host;
 use std::path::Path;
 
 use rulebook_kit::coerce::{
-    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+    AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy, common_keys_and,
 };
 use rulebook_kit::{
     Activation, Diagnostic, DiagnosticCode, GlobDialect, Level, Profile, Rule, Value,
@@ -54,18 +54,11 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
 );
 
 /// The keys Cline rules may set: the common ones (read by the original) and `paths`.
-const KNOWN_KEYS: &[rulebook_kit::KnownKey] = &[
-    COMMON_KEYS[0],
-    COMMON_KEYS[1],
-    COMMON_KEYS[2],
-    COMMON_KEYS[3],
-    COMMON_KEYS[4],
-    COMMON_KEYS[5],
-    rulebook_kit::KnownKey::new(
+const KNOWN_KEYS: &[rulebook_kit::KnownKey] =
+    &common_keys_and::<7>(&[rulebook_kit::KnownKey::new(
         "paths",
         "files the rule applies to, anchored at the workspace root (Extended)",
-    ),
-];
+    )]);
 
 /// The Cline provider (id `cline`, priority 40).
 #[derive(Debug, Clone, Copy, Default)]

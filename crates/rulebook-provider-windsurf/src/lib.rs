@@ -28,7 +28,7 @@ use std::path::Path;
 
 use rulebook_kit::FileLoader;
 use rulebook_kit::coerce::{
-    AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
+    AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy, common_keys_and,
 };
 use rulebook_kit::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Value, apply_whole_file_default,
@@ -45,18 +45,11 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
 );
 
 /// The keys Windsurf rules may set: the common ones and `trigger` (E2).
-const KNOWN_KEYS: &[rulebook_kit::KnownKey] = &[
-    COMMON_KEYS[0],
-    COMMON_KEYS[1],
-    COMMON_KEYS[2],
-    COMMON_KEYS[3],
-    COMMON_KEYS[4],
-    COMMON_KEYS[5],
-    rulebook_kit::KnownKey::new(
+const KNOWN_KEYS: &[rulebook_kit::KnownKey] =
+    &common_keys_and::<7>(&[rulebook_kit::KnownKey::new(
         "trigger",
         "when Windsurf applies the rule: always_on, model_decision, glob, manual",
-    ),
-];
+    )]);
 
 /// The Windsurf provider (id `windsurf`, priority 50).
 #[derive(Debug, Clone, Copy, Default)]
