@@ -381,8 +381,7 @@ pub fn scope_to_directory(rule: &mut Rule, rel: &str) {
     rule.glob_dialect = GlobDialect::Cursor;
     rule.glob_root = None;
     if rule.always_apply == Some(true) || rule.activation == Some(Activation::AlwaysOn) {
-        rule.always_apply = None;
-        rule.activation = Some(Activation::Glob);
+        rule.activate(Activation::Glob);
     }
     if rule.description.as_deref().is_none_or(str::is_empty) {
         rule.description = Some(format!("Instructions for folder '{rel}'"));

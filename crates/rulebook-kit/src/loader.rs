@@ -296,8 +296,7 @@ impl FileLoader {
         let rule = &mut out.items[index];
         rule.content = expanded.text.into();
         rule.includes = expanded.includes;
-        rule.always_apply = Some(true);
-        rule.activation = Some(Activation::AlwaysOn);
+        rule.activate(Activation::AlwaysOn);
         if rule.content.trim().is_empty() {
             out.items.truncate(index);
             return None;

@@ -181,8 +181,7 @@ fn load_user(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Rule>)
 }
 
 fn always(rule: &mut Rule) {
-    rule.always_apply = Some(true);
-    rule.activation = Some(Activation::AlwaysOn);
+    rule.activate(Activation::AlwaysOn);
 }
 
 /// The file Codex picks in `dir`, loaded as an always-apply rule; `None` when there is

@@ -368,8 +368,7 @@ fn apply_paths(rule: &mut Rule, holder: Option<&Path>) -> Vec<Diagnostic> {
             rule.globs = Some(globs);
             rule.glob_dialect = GlobDialect::Cursor;
             rule.glob_root = holder.map(Path::to_path_buf);
-            rule.always_apply = None;
-            rule.activation = Some(Activation::Glob);
+            rule.activate(Activation::Glob);
         }
         None => {
             if had_globs {
@@ -381,8 +380,7 @@ fn apply_paths(rule: &mut Rule, holder: Option<&Path>) -> Vec<Diagnostic> {
                     ),
                 ));
             }
-            rule.always_apply = Some(true);
-            rule.activation = Some(Activation::AlwaysOn);
+            rule.activate(Activation::AlwaysOn);
         }
     }
     notes

@@ -237,8 +237,7 @@ fn apply_paths(rule: &mut Rule) -> Option<Diagnostic> {
     let paths = rule.frontmatter.get("paths").cloned();
     match paths {
         None | Some(Value::Null) => {
-            rule.always_apply = Some(true);
-            rule.activation = Some(Activation::AlwaysOn);
+            rule.activate(Activation::AlwaysOn);
             None
         }
         Some(Value::List(items)) if items.is_empty() => {
@@ -259,13 +258,11 @@ fn apply_paths(rule: &mut Rule) -> Option<Diagnostic> {
             }
             rule.globs = Some(globs);
             rule.glob_dialect = GlobDialect::Anchored;
-            rule.always_apply = None;
-            rule.activation = Some(Activation::Glob);
+            rule.activate(Activation::Glob);
             None
         }
         Some(other) => {
-            rule.always_apply = Some(true);
-            rule.activation = Some(Activation::AlwaysOn);
+            rule.activate(Activation::AlwaysOn);
             Some(
                 Diagnostic::warning(
                     DiagnosticCode::WrongType,

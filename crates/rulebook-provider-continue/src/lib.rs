@@ -244,13 +244,11 @@ fn apply(rule: &mut Rule, colocated: Option<&str>) -> Applied {
         }
         None => match (explicit, globs.is_empty()) {
             (Some(true), _) => {
-                rule.always_apply = Some(true);
-                rule.activation = Some(Activation::AlwaysOn);
+                rule.activate(Activation::AlwaysOn);
             }
             (_, false) => scoped(rule, globs),
             (None, true) if diagnostic.is_none() => {
-                rule.always_apply = Some(true);
-                rule.activation = Some(Activation::AlwaysOn);
+                rule.activate(Activation::AlwaysOn);
             }
             // `alwaysApply: false` and no globs: the agent may pull it by its description;
             // with none (nor a `name`), only a person can ask for it: Continue lists it
@@ -272,6 +270,5 @@ fn scoped(rule: &mut Rule, globs: Vec<String>) {
     }
     rule.globs = Some(globs);
     rule.glob_dialect = GlobDialect::Anchored;
-    rule.always_apply = None;
-    rule.activation = Some(Activation::Glob);
+    rule.activate(Activation::Glob);
 }

@@ -145,8 +145,7 @@ impl Provider<RuleCapability> for CopilotProvider {
 }
 
 fn always(rule: &mut Rule) {
-    rule.always_apply = Some(true);
-    rule.activation = Some(Activation::AlwaysOn);
+    rule.activate(Activation::AlwaysOn);
 }
 
 /// `applyTo` and `excludeAgent`, as VS Code and GitHub read them.
@@ -205,8 +204,7 @@ fn apply_to(rule: &mut Rule, root: &Path, agent: &str) -> Vec<Diagnostic> {
             rule.globs = Some(p);
             rule.glob_dialect = GlobDialect::VsCode;
             rule.glob_root = Some(root.to_path_buf());
-            rule.activation = Some(Activation::Glob);
-            rule.always_apply = None;
+            rule.activate(Activation::Glob);
         }
         _ => {
             if rule.description.as_deref().is_none_or(str::is_empty) {

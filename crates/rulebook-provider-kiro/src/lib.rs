@@ -126,8 +126,7 @@ fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
         .map(str::to_owned);
     match mode.as_deref() {
         None | Some("always") => {
-            rule.always_apply = Some(true);
-            rule.activation = Some(Activation::AlwaysOn);
+            rule.activate(Activation::AlwaysOn);
         }
         Some("fileMatch") => {
             let globs: Vec<String> = match rule.frontmatter.get("fileMatchPattern") {
@@ -158,12 +157,10 @@ fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
             rule.globs = Some(globs);
             rule.glob_dialect = GlobDialect::Anchored;
             rule.glob_root = Some(root.to_path_buf());
-            rule.activation = Some(Activation::Glob);
-            rule.always_apply = None;
+            rule.activate(Activation::Glob);
         }
         Some("manual") => {
-            rule.activation = Some(Activation::Manual);
-            rule.always_apply = None;
+            rule.activate(Activation::Manual);
         }
         Some("auto") => {
             if rule.description.as_deref().is_none_or(str::is_empty) {
@@ -172,16 +169,14 @@ fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
                     rule.path.display()
                 )));
             }
-            rule.activation = Some(Activation::ModelDecision);
-            rule.always_apply = None;
+            rule.activate(Activation::ModelDecision);
         }
         Some(other) => {
             notes.push(note(rule, false, format!(
                 "`inclusion: {other}` in {} is not always, fileMatch, manual or auto; read as always",
                 rule.path.display()
             )));
-            rule.always_apply = Some(true);
-            rule.activation = Some(Activation::AlwaysOn);
+            rule.activate(Activation::AlwaysOn);
         }
     }
     notes

@@ -91,8 +91,7 @@ impl Provider<RuleCapability> for RooProvider {
 
 fn always(rule: &mut Rule) {
     rule.content = rule.content.trim().into();
-    rule.always_apply = Some(true);
-    rule.activation = Some(Activation::AlwaysOn);
+    rule.activate(Activation::AlwaysOn);
 }
 
 /// `base/rules` (always-apply) and every `base/rules-{mode}` (manual).
@@ -148,7 +147,7 @@ fn load_base(
         );
         for rule in &mut out.items[first..] {
             rule.content = rule.content.trim().into();
-            rule.activation = Some(Activation::Manual);
+            rule.activate(Activation::Manual);
             rule.description = Some(format!("Roo mode '{mode}' rules"));
         }
     }

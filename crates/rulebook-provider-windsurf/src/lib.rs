@@ -136,7 +136,9 @@ fn apply_trigger(rule: &mut Rule) -> Option<Diagnostic> {
                     ));
                 }
             };
-            rule.activation = Some(activation);
+            rule.activate(activation);
+            // A `trigger` says whether the rule is always-apply: `false` is written out for
+            // the other three (`list --json` shows it), where `activate` leaves it unset.
             rule.always_apply = Some(activation == Activation::AlwaysOn);
             return None;
         }

@@ -84,8 +84,7 @@ impl Provider<RuleCapability> for ZedProvider {
         if let Some(i) = loader.load_file(&path, "rules", Level::Project, Some(root), &mut out) {
             let rule = &mut out.items[i];
             rule.content = rule.content.trim().into();
-            rule.always_apply = Some(true);
-            rule.activation = Some(Activation::AlwaysOn);
+            rule.activate(Activation::AlwaysOn);
             let others: Vec<&str> = OTHER_NAMES
                 .iter()
                 .copied()

@@ -261,6 +261,26 @@ impl Rule {
         self
     }
 
+    /// Decides how the rule applies, in one step, so its two fields agree (the partition
+    /// reads `always_apply` first): [`Activation::AlwaysOn`] is always-apply
+    /// (`always_apply: Some(true)`); any other activation clears `always_apply` (a rule
+    /// that applies by description, by glob, by hand or never is not always-apply).
+    /// Providers call this rather than set the fields; [`Rule::turn_off`] also says why.
+    ///
+    /// ```
+    /// # use rulebook_rule::*;
+    /// let mut rule = Rule::new("r", "/r.md", "c", SourceMeta::new("p", "P", Level::Project, "/r.md"))
+    ///     .with_always_apply(true);
+    /// rule.activate(Activation::Glob);
+    /// assert_eq!((rule.always_apply, rule.activation), (None, Some(Activation::Glob)));
+    /// rule.activate(Activation::AlwaysOn);
+    /// assert_eq!((rule.always_apply, rule.activation), (Some(true), Some(Activation::AlwaysOn)));
+    /// ```
+    pub fn activate(&mut self, activation: Activation) {
+        self.activation = Some(activation);
+        self.always_apply = (activation == Activation::AlwaysOn).then_some(true);
+    }
+
     /// Turns the rule off ([`Activation::Never`], no always-apply) and says why.
     #[must_use]
     pub fn turned_off(mut self, reason: impl Into<String>) -> Self {
@@ -270,8 +290,7 @@ impl Rule {
 
     /// [`Rule::turned_off`] in place.
     pub fn turn_off(&mut self, reason: impl Into<String>) {
-        self.activation = Some(Activation::Never);
-        self.always_apply = None;
+        self.activate(Activation::Never);
         self.off_reason = Some(reason.into());
     }
 
