@@ -20,9 +20,8 @@ mod json;
 mod printer;
 mod shell;
 
-use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
@@ -105,79 +104,6 @@ pub(crate) struct Cli {
 
     #[command(subcommand)]
     command: Command,
-}
-
-/// The provider options the default providers read: `(provider, key, what the value is)`.
-const PROVIDER_OPTIONS: &[(&str, &str, OptionValue)] = &[
-    ("claude", "allow_external_imports", OptionValue::Bool),
-    ("claude", "walk_ceiling", OptionValue::Directory),
-    ("agents-md", "fallback_filenames", OptionValue::FileNames),
-    ("agents-md", "codex_home", OptionValue::Directory),
-    (
-        "copilot",
-        "agent_kind",
-        OptionValue::OneOf(&["coding-agent", "code-review"]),
-    ),
-    ("gemini", "file_names", OptionValue::FileNames),
-];
-
-/// The values one provider option takes.
-#[derive(Clone, Copy)]
-enum OptionValue {
-    Bool,
-    Directory,
-    FileNames,
-    OneOf(&'static [&'static str]),
-}
-
-/// Whether `provider.key=value` is an option a default provider reads, with a value it
-/// takes; else what is wrong, naming the known ones.
-fn check_provider_option(provider: &str, key: &str, value: &str) -> Result<(), String> {
-    let providers: BTreeSet<&str> = PROVIDER_OPTIONS.iter().map(|(p, _, _)| *p).collect();
-    let keys: Vec<&str> = PROVIDER_OPTIONS
-        .iter()
-        .filter(|(p, _, _)| *p == provider)
-        .map(|(_, k, _)| *k)
-        .collect();
-    if keys.is_empty() {
-        return Err(format!(
-            "no provider `{}` takes options; these do: {}",
-            printer::escape(provider),
-            providers.into_iter().collect::<Vec<_>>().join(", ")
-        ));
-    }
-    let Some((_, _, kind)) = PROVIDER_OPTIONS
-        .iter()
-        .find(|(p, k, _)| *p == provider && *k == key)
-    else {
-        return Err(format!(
-            "`{provider}` has no option `{}`; its options: {}",
-            printer::escape(key),
-            keys.join(", ")
-        ));
-    };
-    let ok = match kind {
-        OptionValue::Bool => matches!(value, "true" | "false"),
-        OptionValue::Directory => Path::new(value).is_dir(),
-        OptionValue::FileNames => value
-            .split(',')
-            .all(|n| !n.trim().is_empty() && !n.contains(['/', '\\'])),
-        OptionValue::OneOf(values) => values.contains(&value),
-    };
-    if ok {
-        return Ok(());
-    }
-    Err(match kind {
-        OptionValue::Bool => format!("{provider}.{key} is true or false"),
-        OptionValue::Directory => format!(
-            "{provider}.{key} names a directory, and {} is not one",
-            printer::escape(value)
-        ),
-        OptionValue::FileNames => {
-            format!("{provider}.{key} is a comma-separated list of file names (no `/`, none empty)")
-        }
-        OptionValue::OneOf(values) => format!("{provider}.{key} is one of {}", values.join(", ")),
-    })
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -397,14 +323,20 @@ fn main() -> ExitCode {
         options = options.project_root(root);
     }
     options = options.descendants(!cli.no_nested);
+    // Each provider declares the options it reads (`ProviderMeta::with_options`).
+    let registry = options.registry();
     for option in &cli.options {
         let parsed = option
             .split_once('=')
             .and_then(|(name, value)| name.split_once('.').map(|(p, k)| (p, k, value)));
         match parsed {
             Some((provider, key, value)) if !provider.is_empty() && !key.is_empty() => {
-                if let Err(why) = check_provider_option(provider, key, value) {
-                    eprintln!("rulebook: --option {}: {why}", printer::escape(option));
+                if let Err(why) = registry.check_option(provider, key, value) {
+                    eprintln!(
+                        "rulebook: --option {}: {}",
+                        printer::escape(option),
+                        printer::escape(&why.to_string())
+                    );
                     return ExitCode::from(2);
                 }
                 options = options.provider_option(provider, key, value);

@@ -71,10 +71,10 @@ use rulebook_partition::{Partition, Placement, Rejection, RuleBucket, partition}
 use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 use rulebook_protocol::{Completion, ProtocolError, Resource, UrlIndex};
 use rulebook_registry::{
-    Entry, LoadContext, Loaded, Mechanisms, Provider, ProviderInfo, ProviderMeta, Registry,
-    RuleCapability, Status,
+    Entry, LoadContext, Loaded, Mechanisms, OptionError, Provider, ProviderInfo, ProviderMeta,
+    Registry, RuleCapability, Status,
 };
-use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule};
+use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule, Severity};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
 
 /// The registry type for rules.
@@ -345,6 +345,40 @@ impl<T: ProviderTable> Options<T> {
     }
 }
 
+impl<T: ProviderTable> Options<T> {
+    /// An error for each provider option that a registered provider does not read, or reads
+    /// with other values ([`ProviderMeta::with_options`]); an option of a provider that is
+    /// not registered is no one's here, and passes.
+    fn option_errors(&self, registry: &RuleRegistry) -> Vec<Diagnostic> {
+        let infos = registry.infos();
+        let mut errors = Vec::new();
+        for (provider, key, value) in &self.per_provider {
+            let Some(info) = infos.iter().find(|i| &i.id == provider) else {
+                continue;
+            };
+            let (code, why) = match registry.check_option(provider, key, value) {
+                Ok(()) => continue,
+                Err(OptionError::UnknownProvider { .. }) => (
+                    DiagnosticCode::UnknownKey,
+                    format!("`{provider}` takes no options"),
+                ),
+                Err(err @ OptionError::UnknownKey { .. }) => {
+                    (DiagnosticCode::UnknownKey, err.to_string())
+                }
+                Err(err) => (DiagnosticCode::WrongType, err.to_string()),
+            };
+            let mut d = Diagnostic::warning(
+                code,
+                format!("provider option {provider}.{key}={value} is not used: {why}"),
+            )
+            .with_provider(&info.display_name);
+            d.severity = Severity::Error;
+            errors.push(d);
+        }
+        errors
+    }
+}
+
 /// The rules that apply to one file: [`Rulebook::rules_for_path`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathRules {
@@ -422,6 +456,7 @@ impl Rulebook {
             checks.extend(found.diagnostics);
             ctx = ctx.nested(found.by_name);
         }
+        checks.extend(options.option_errors(&registry));
         Self::discover_in(ctx, &registry).with_leading_diagnostics(checks)
     }
 

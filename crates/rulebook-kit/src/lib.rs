@@ -72,8 +72,8 @@ pub use rulebook_fs::{
     owned_by_another_user, read_rule_file, walk_rules_dir,
 };
 pub use rulebook_registry::{
-    KnownKey, LoadContext, LoadResult, Mechanisms, Provider, ProviderError, ProviderMeta,
-    RuleCapability,
+    KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind, Provider,
+    ProviderError, ProviderMeta, ProviderOption, RuleCapability,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, FrontmatterOutcome, GlobDialect, Level, Map, Profile,

@@ -39,7 +39,7 @@
 
 pub mod host;
 
-use rulebook_kit::ProviderMeta;
+use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
@@ -98,7 +98,11 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     60,
 )
 .with_nested_names(&[OVERRIDE, PRIMARY])
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_options(&[
+    ProviderOption::new("fallback_filenames", OptionKind::FileNames),
+    ProviderOption::new("codex_home", OptionKind::Directory),
+]);
 
 impl Provider<RuleCapability> for AgentsMdProvider {
     fn info(&self) -> &ProviderMeta {

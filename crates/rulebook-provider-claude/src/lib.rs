@@ -45,7 +45,7 @@
 
 pub mod host;
 
-use rulebook_kit::ProviderMeta;
+use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{
@@ -89,7 +89,11 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
 )
 .with_known_keys(KNOWN_KEYS)
 .with_nested_names(&["CLAUDE.md", "CLAUDE.local.md", ".claude"])
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_options(&[
+    ProviderOption::new("allow_external_imports", OptionKind::Bool),
+    ProviderOption::new("walk_ceiling", OptionKind::Directory),
+]);
 
 impl Provider<RuleCapability> for ClaudeProvider {
     fn info(&self) -> &ProviderMeta {

@@ -35,7 +35,7 @@
 
 pub mod host;
 
-use rulebook_kit::ProviderMeta;
+use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::Path;
 
 use rulebook_kit::coerce::{
@@ -81,7 +81,11 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     55,
 )
 .with_known_keys(KNOWN_KEYS)
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_options(&[ProviderOption::new(
+    "agent_kind",
+    OptionKind::OneOf(&["coding-agent", "code-review"]),
+)]);
 
 impl Provider<RuleCapability> for CopilotProvider {
     fn info(&self) -> &ProviderMeta {

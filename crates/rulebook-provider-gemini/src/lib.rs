@@ -32,7 +32,7 @@
 
 pub mod host;
 
-use rulebook_kit::ProviderMeta;
+use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
@@ -76,7 +76,8 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     45,
 )
 .with_nested_names(&["GEMINI.md"])
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_options(&[ProviderOption::new("file_names", OptionKind::FileNames)]);
 
 impl Provider<RuleCapability> for GeminiProvider {
     fn info(&self) -> &ProviderMeta {

@@ -383,6 +383,7 @@ pub struct ProviderMeta {
     nested_static: &'static [&'static str],
     nested_owned: Vec<String>,
     profiles: &'static [Profile],
+    options: &'static [ProviderOption],
 }
 
 impl ProviderMeta {
@@ -404,6 +405,7 @@ impl ProviderMeta {
             nested_static: &[],
             nested_owned: Vec::new(),
             profiles: &[Profile::Reference, Profile::Extended],
+            options: &[],
         }
     }
 
@@ -455,6 +457,19 @@ impl ProviderMeta {
         self
     }
 
+    /// The options it reads from the load context ([`LoadContext::option`]), each with the
+    /// values it takes: [`Registry::check_option`] refuses any other key or value.
+    #[must_use]
+    pub const fn with_options(mut self, options: &'static [ProviderOption]) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The options it reads.
+    pub fn options(&self) -> &'static [ProviderOption] {
+        self.options
+    }
+
     /// Its id, used in allow and deny lists, [`Entry::provider`] and [`Loaded::providers`].
     pub fn id(&self) -> &str {
         &self.id
@@ -496,6 +511,99 @@ impl ProviderMeta {
     /// Whether it is loaded under `profile`.
     pub fn serves(&self, profile: Profile) -> bool {
         self.profiles.contains(&profile)
+    }
+}
+
+/// An option a provider reads from the load context (`claude.walk_ceiling`), and the
+/// values it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProviderOption {
+    /// The key (`walk_ceiling`).
+    pub key: &'static str,
+    /// The values it takes.
+    pub kind: OptionKind,
+}
+
+impl ProviderOption {
+    /// An option and its values.
+    pub const fn new(key: &'static str, kind: OptionKind) -> Self {
+        Self { key, kind }
+    }
+}
+
+/// The values one provider option takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Bool,
+    /// An existing directory.
+    Directory,
+    /// A comma-separated list of file names (no `/`, none empty).
+    FileNames,
+    /// One of these words.
+    OneOf(&'static [&'static str]),
+}
+
+impl OptionKind {
+    /// Whether `value` is one this kind takes.
+    pub fn accepts(self, value: &str) -> bool {
+        match self {
+            Self::Bool => matches!(value, "true" | "false"),
+            Self::Directory => Path::new(value).is_dir(),
+            Self::FileNames => value
+                .split(',')
+                .all(|n| !n.trim().is_empty() && !n.contains(['/', '\\'])),
+            Self::OneOf(values) => values.contains(&value),
+        }
+    }
+}
+
+/// Why [`Registry::check_option`] refused `provider.key=value`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionError {
+    /// No registered provider of that id reads options.
+    #[error("no provider `{provider}` takes options; these do: {}", known.join(", "))]
+    UnknownProvider {
+        /// The id given.
+        provider: String,
+        /// The providers that take options, sorted.
+        known: Vec<String>,
+    },
+    /// The provider reads no option of that key.
+    #[error("`{provider}` has no option `{key}`; its options: {}", known.join(", "))]
+    UnknownKey {
+        /// The provider.
+        provider: String,
+        /// The key given.
+        key: String,
+        /// Its options, in its order.
+        known: Vec<String>,
+    },
+    /// The value is not one the option takes.
+    #[error("{provider}.{key} {}", expected(*kind, value))]
+    BadValue {
+        /// The provider.
+        provider: String,
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the option takes.
+        kind: OptionKind,
+    },
+}
+
+/// What an option of `kind` takes, said of the `value` refused.
+fn expected(kind: OptionKind, value: &str) -> String {
+    match kind {
+        OptionKind::Bool => "is true or false".to_owned(),
+        OptionKind::Directory => format!("names a directory, and {value} is not one"),
+        OptionKind::FileNames => {
+            "is a comma-separated list of file names (no `/`, none empty)".to_owned()
+        }
+        OptionKind::OneOf(values) => format!("is one of {}", values.join(", ")),
     }
 }
 
@@ -615,6 +723,9 @@ pub struct ProviderInfo {
     /// The profiles it serves ([`ProviderMeta::profiles`]).
     #[serde(skip)]
     pub profiles: Vec<Profile>,
+    /// The options it reads ([`ProviderMeta::options`]).
+    #[serde(skip)]
+    pub options: Vec<ProviderOption>,
 }
 
 /// Providers of one capability, and how to load them.
@@ -749,9 +860,68 @@ impl<C: Capability> Registry<C> {
                     enabled: self.is_enabled(info.id()),
                     known_keys: info.known_keys().to_vec(),
                     profiles: info.profiles().to_vec(),
+                    options: info.options().to_vec(),
                 }
             })
             .collect()
+    }
+
+    /// Whether `provider.key=value` is an option a registered provider reads, with a value
+    /// it takes (enabled or not); else what is wrong, naming the known ones.
+    ///
+    /// ```
+    /// use rulebook_registry::{OptionError, OptionKind, ProviderMeta, ProviderOption};
+    /// # use rulebook_registry::{LoadContext, LoadResult, Provider, ProviderError, Registry, RuleCapability};
+    /// # struct P;
+    /// # impl Provider<RuleCapability> for P {
+    /// #     fn info(&self) -> &ProviderMeta { &INFO }
+    /// #     fn load(&self, _: &LoadContext) -> Result<LoadResult<rulebook_rule::Rule>, ProviderError> { Ok(LoadResult::default()) }
+    /// # }
+    /// static INFO: ProviderMeta = ProviderMeta::new("acme", "Acme", "Acme rules", 1)
+    ///     .with_options(&[ProviderOption::new("strict", OptionKind::Bool)]);
+    /// let registry = Registry::<RuleCapability>::new().with(P);
+    /// assert!(registry.check_option("acme", "strict", "true").is_ok());
+    /// let err = registry.check_option("acme", "strict", "yes").unwrap_err();
+    /// assert_eq!(err.to_string(), "acme.strict is true or false");
+    /// assert!(matches!(registry.check_option("acme", "loose", "1"), Err(OptionError::UnknownKey { .. })));
+    /// ```
+    pub fn check_option(&self, provider: &str, key: &str, value: &str) -> Result<(), OptionError> {
+        let Some(info) = self
+            .providers
+            .iter()
+            .map(|p| p.info())
+            .find(|i| i.id() == provider && !i.options().is_empty())
+        else {
+            let mut known: Vec<String> = self
+                .providers
+                .iter()
+                .map(|p| p.info())
+                .filter(|i| !i.options().is_empty())
+                .map(|i| i.id().to_owned())
+                .collect();
+            known.sort();
+            return Err(OptionError::UnknownProvider {
+                provider: provider.to_owned(),
+                known,
+            });
+        };
+        let Some(option) = info.options().iter().find(|o| o.key == key) else {
+            return Err(OptionError::UnknownKey {
+                provider: provider.to_owned(),
+                key: key.to_owned(),
+                known: info.options().iter().map(|o| o.key.to_owned()).collect(),
+            });
+        };
+        if option.kind.accepts(value) {
+            Ok(())
+        } else {
+            Err(OptionError::BadValue {
+                provider: provider.to_owned(),
+                key: key.to_owned(),
+                value: value.to_owned(),
+                kind: option.kind,
+            })
+        }
     }
 
     /// Loads, merges, deduplicates and validates (see the crate docs).

@@ -82,7 +82,8 @@ pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl, UrlIndex};
 pub use rulebook_registry::{
-    Entry, KnownKey, LoadContext, Mechanisms, Provider, ProviderInfo, ProviderMeta, Status,
+    Entry, KnownKey, LoadContext, Mechanisms, OptionError, OptionKind, Provider, ProviderInfo,
+    ProviderMeta, ProviderOption, Status,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, SourceMeta,

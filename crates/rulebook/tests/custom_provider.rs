@@ -149,3 +149,41 @@ fn an_added_provider_keeps_its_profiles_and_nested_names() {
     assert_eq!(of(&discover(rulebook::Profile::Extended)), 1);
     assert_eq!(of(&discover(rulebook::Profile::Reference)), 0);
 }
+
+/// Issue 29, item 3: a provider declares the options it reads (`ProviderMeta::with_options`);
+/// an option a registered provider does not read, or a value it does not take, is an error
+/// diagnostic naming what it reads; an option of a provider that is not registered passes.
+#[test]
+fn provider_options_a_provider_does_not_read_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = rulebook::Options::new()
+        .provider_option("claude", "walk_ceiling", dir.path().to_string_lossy())
+        .provider_option("claude", "nope", "1")
+        .provider_option("copilot", "agent_kind", "reviewer")
+        .provider_option("cline", "strict", "true")
+        .provider_option("nobody", "key", "value");
+    let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &options);
+    let errors: Vec<(rulebook::DiagnosticCode, String)> = book
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == rulebook::Severity::Error)
+        .map(|d| (d.code, d.to_string()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                rulebook::DiagnosticCode::UnknownKey,
+                "[Claude Code] provider option claude.nope=1 is not used: `claude` has no option `nope`; its options: allow_external_imports, walk_ceiling".to_owned()
+            ),
+            (
+                rulebook::DiagnosticCode::WrongType,
+                "[GitHub Copilot] provider option copilot.agent_kind=reviewer is not used: copilot.agent_kind is one of coding-agent, code-review".to_owned()
+            ),
+            (
+                rulebook::DiagnosticCode::UnknownKey,
+                "[Cline] provider option cline.strict=true is not used: `cline` takes no options".to_owned()
+            ),
+        ]
+    );
+}
