@@ -9,7 +9,7 @@ use std::path::Path;
 
 use rulebook::{Rule, RuleBucket};
 pub(crate) use rulebook_report::text::{
-    JsonDiagnostic, JsonSource, PathText, diagnostics, level, lossy_paths, path, path_text, profile,
+    JsonDiagnostic, JsonSource, PathText, diagnostics, level, lossy_paths, path, profile,
 };
 use serde::{Serialize, Serializer};
 
@@ -94,16 +94,17 @@ pub(crate) struct List<'a> {
     pub(crate) lossy_paths: Vec<String>,
 }
 
-/// Writes `list` as `serde_json::to_writer_pretty` does, byte for byte, with the rules
-/// written by [`write_rules`] a block at a time, on two threads past the first half block
+/// Writes `list` as `serde_json::to_writer_pretty` does, byte for byte: each value by
+/// `serde_json` itself, through [`Nested`], the pretty printer set at the value's depth; the
+/// rules by [`write_items`] a block at a time, on two threads past the first half block
 /// (each block written before the next is built, so the document is never whole in
 /// memory).
 pub(crate) fn write_list(out: &mut dyn std::io::Write, list: &List<'_>) -> std::io::Result<()> {
     let mut head = b"{\n  \"profile\": ".to_vec();
-    write_str(&mut head, list.profile);
+    write_nested(&mut head, list.profile, 1)?;
     head.extend_from_slice(b",\n  \"rules\": ");
     out.write_all(&head)?;
-    let first = write_rules(out, list.rules.take(), rule_items, true)?;
+    let first = write_items(out, list.rules.take(), items, true)?;
     out.write_all(if first { b"[]" } else { b"\n  ]" })?;
     let mut rest = Vec::new();
     for (key, value) in [
@@ -112,51 +113,176 @@ pub(crate) fn write_list(out: &mut dyn std::io::Write, list: &List<'_>) -> std::
         ("unbucketed", &list.unbucketed),
     ] {
         rest.clear();
-        write_items(&mut rest, value, write_left_out);
+        write_nested(&mut rest, value, 1)?;
         write!(out, ",\n  \"{key}\": ")?;
         out.write_all(&rest)?;
     }
     rest.clear();
-    write_items(&mut rest, &list.diagnostics, write_diagnostic);
+    write_nested(&mut rest, &list.diagnostics, 1)?;
     out.write_all(b",\n  \"diagnostics\": ")?;
     out.write_all(&rest)?;
     if !list.lossy_paths.is_empty() {
         rest.clear();
-        write_strs(&mut rest, 1, &list.lossy_paths);
+        write_nested(&mut rest, &list.lossy_paths, 1)?;
         out.write_all(b",\n  \"lossy_paths\": ")?;
         out.write_all(&rest)?;
     }
     out.write_all(b"\n}")
 }
 
-/// A block of rules as JSON array items (`first`: the block opens the array).
-type Items = fn(&[JsonRule<'_>], bool) -> Vec<u8>;
+/// `serde_json`'s pretty printer (two spaces a level) for a value `depth` levels into a
+/// document: what `to_writer_pretty` writes for it there. Generic: any `Serialize` value.
+struct Nested {
+    depth: usize,
+    has_value: bool,
+}
 
-/// Writes `rules` as the items of a JSON array, a block at a time: this thread writes
+impl Nested {
+    fn newline(
+        &self,
+        out: &mut (impl std::io::Write + ?Sized),
+        first: bool,
+    ) -> std::io::Result<()> {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        indent(out, self.depth)
+    }
+
+    fn close(
+        &mut self,
+        out: &mut (impl std::io::Write + ?Sized),
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            out.write_all(b"\n")?;
+            indent(out, self.depth)?;
+        }
+        out.write_all(bracket)
+    }
+}
+
+impl serde_json::ser::Formatter for Nested {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.close(out, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.newline(out, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.close(out, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.newline(out, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
+/// Two spaces a level.
+fn indent(out: &mut (impl std::io::Write + ?Sized), depth: usize) -> std::io::Result<()> {
+    const SPACES: &[u8] = b"                ";
+    match SPACES.get(..2 * depth) {
+        Some(spaces) => out.write_all(spaces),
+        None => (0..depth).try_for_each(|_| out.write_all(b"  ")),
+    }
+}
+
+/// `value` as `serde_json::to_writer_pretty` writes it `depth` levels into a document.
+fn write_nested<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+    depth: usize,
+) -> std::io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(
+        out,
+        Nested {
+            depth,
+            has_value: false,
+        },
+    );
+    value
+        .serialize(&mut serializer)
+        .map_err(std::io::Error::from)
+}
+
+/// Items of an array one level deep (a value of the document's object), each on its line
+/// and written two levels deep (`first`: they open the array, no comma before the first).
+fn items<T: Serialize>(items: &[T], first: bool) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(items.len() * 512);
+    for (i, item) in items.iter().enumerate() {
+        out.extend_from_slice(if first && i == 0 { b"\n" } else { b",\n" });
+        indent(&mut out, 2)?;
+        write_nested(&mut out, item, 2)?;
+    }
+    Ok(out)
+}
+
+/// A block of items as JSON array items (`first`: the block opens the array).
+type Items<T> = fn(&[T], bool) -> std::io::Result<Vec<u8>>;
+
+/// Writes `values` as the items of a JSON array, a block at a time: this thread writes
 /// the first half of each block, one helper thread (with `threads`) the second. Returns
 /// whether there were none.
-fn write_rules<'a>(
+fn write_items<T: Send>(
     out: &mut dyn std::io::Write,
-    mut rules: impl Iterator<Item = JsonRule<'a>>,
-    items: Items,
+    mut values: impl Iterator<Item = T>,
+    items: Items<T>,
     threads: bool,
 ) -> std::io::Result<bool> {
-    /// Rules per half block: about a hundred kilobytes of JSON each (a larger block
-    /// would show in the peak memory; a smaller one would hand over more often).
+    /// Items per half block: about a hundred kilobytes of JSON each for rules (a larger
+    /// block would show in the peak memory; a smaller one would hand over more often).
     const HALF: usize = 256;
     let mut first = true;
-    let rules = &mut rules;
+    let values = &mut values;
     std::thread::scope(|scope| -> std::io::Result<()> {
         // Started at the first second half: a list of one half block needs no thread, and
         // where the system refuses one, this thread writes every block itself.
-        let mut helper: Option<Helper<'_, '_>> = None;
+        let mut helper: Option<Helper<'_, T>> = None;
         let mut refused = false;
         loop {
-            let head: Vec<JsonRule<'_>> = rules.by_ref().take(HALF).collect();
+            let head: Vec<T> = values.by_ref().take(HALF).collect();
             if head.is_empty() {
                 break;
             }
-            let mut tail: Vec<JsonRule<'_>> = rules.by_ref().take(HALF).collect();
+            let mut tail: Vec<T> = values.by_ref().take(HALF).collect();
             if threads && !tail.is_empty() && helper.is_none() && !refused {
                 helper = Helper::start(scope, items);
                 refused = helper.is_none();
@@ -175,7 +301,7 @@ fn write_rules<'a>(
                 },
                 _ => false,
             };
-            let head = items(&head, first);
+            let head = items(&head, first)?;
             if first {
                 out.write_all(b"[")?;
             }
@@ -183,11 +309,11 @@ fn write_rules<'a>(
             if handed {
                 let received = helper.as_ref().map(|helper| helper.written.recv());
                 match received {
-                    Some(Ok(written)) => out.write_all(&written)?,
-                    _ => return Err(helper.take().map_or_else(Helper::stopped, Helper::end)),
+                    Some(Ok(written)) => out.write_all(&written?)?,
+                    _ => return Err(helper.take().map_or_else(Helper::<T>::stopped, Helper::end)),
                 }
             } else if !tail.is_empty() {
-                out.write_all(&items(&tail, false))?;
+                out.write_all(&items(&tail, false)?)?;
             }
             first = false;
         }
@@ -197,24 +323,24 @@ fn write_rules<'a>(
     Ok(first)
 }
 
-/// The thread that writes the second half of each block of `list --json`'s rules.
-struct Helper<'scope, 'a> {
+/// The thread that writes the second half of each block of an array's items.
+struct Helper<'scope, T> {
     /// The blocks to write; dropping it ends the thread.
-    blocks: std::sync::mpsc::SyncSender<Vec<JsonRule<'a>>>,
+    blocks: std::sync::mpsc::SyncSender<Vec<T>>,
     /// Each block's bytes, in the order the blocks were sent.
-    written: std::sync::mpsc::Receiver<Vec<u8>>,
+    written: std::sync::mpsc::Receiver<std::io::Result<Vec<u8>>>,
     /// Joined when the thread stops early, so that its panic becomes an error.
     thread: std::thread::ScopedJoinHandle<'scope, ()>,
 }
 
-impl<'scope, 'a: 'scope> Helper<'scope, 'a> {
+impl<'scope, T: Send + 'scope> Helper<'scope, T> {
     /// Starts the thread, or `None` where the system refuses one.
-    fn start<'env>(scope: &'scope std::thread::Scope<'scope, 'env>, items: Items) -> Option<Self>
-    where
-        'a: 'env,
-    {
-        let (blocks, to_write) = std::sync::mpsc::sync_channel::<Vec<JsonRule<'a>>>(1);
-        let (to_main, written) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
+    fn start<'env>(
+        scope: &'scope std::thread::Scope<'scope, 'env>,
+        items: Items<T>,
+    ) -> Option<Self> {
+        let (blocks, to_write) = std::sync::mpsc::sync_channel::<Vec<T>>(1);
+        let (to_main, written) = std::sync::mpsc::sync_channel::<std::io::Result<Vec<u8>>>(1);
         let thread = std::thread::Builder::new()
             .name("rulebook-json".to_owned())
             .spawn_scoped(scope, move || {
@@ -248,270 +374,11 @@ impl<'scope, 'a: 'scope> Helper<'scope, 'a> {
     }
 }
 
-/// The rules as items of the `rules` array (each on its line, indented two levels).
-fn rule_items(rules: &[JsonRule<'_>], first: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(rules.len() * 512);
-    push_items(&mut out, rules, first, write_rule);
-    out
-}
-
-/// `items` as items of an array one level deep, each on its line and written by `item`
-/// two levels deep (`first`: they open the array, no comma before the first).
-fn push_items<T>(out: &mut Vec<u8>, items: &[T], first: bool, item: impl Fn(&mut Vec<u8>, &T)) {
-    for (i, one) in items.iter().enumerate() {
-        out.extend_from_slice(if first && i == 0 {
-            b"\n    "
-        } else {
-            b",\n    "
-        });
-        item(out, one);
-    }
-}
-
-/// `rule` as `serde_json`'s pretty printer writes it two levels deep (an item of the
-/// `rules` array), written directly: the same bytes at a fraction of the work, which at
-/// 10,000 rules was a tenth of the process's instructions (most of it `serde_json`'s
-/// escaping scan, a byte at a time).
-fn write_rule(out: &mut Vec<u8>, rule: &JsonRule<'_>) {
-    // Each key with the line break and indentation before it, as one piece.
-    out.extend_from_slice(b"{\n      \"name\": ");
-    write_str(out, rule.name);
-    out.extend_from_slice(b",\n      \"bucket\": ");
-    write_str(out, rule.bucket);
-    out.extend_from_slice(b",\n      \"provider\": ");
-    write_str(out, rule.provider);
-    out.extend_from_slice(b",\n      \"provider_name\": ");
-    write_str(out, rule.provider_name);
-    out.extend_from_slice(b",\n      \"level\": ");
-    write_str(out, rule.level);
-    out.extend_from_slice(b",\n      \"path\": ");
-    write_str(out, &path_text(rule.path));
-    out.extend_from_slice(b",\n      \"description\": ");
-    match rule.description {
-        Some(text) => write_str(out, text),
-        None => out.extend_from_slice(b"null"),
-    }
-    out.extend_from_slice(b",\n      \"globs\": ");
-    match rule.globs {
-        Some(globs) => write_strs(out, 3, globs),
-        None => out.extend_from_slice(b"null"),
-    }
-    out.extend_from_slice(b",\n      \"always_apply\": ");
-    out.extend_from_slice(match rule.always_apply {
-        Some(true) => b"true",
-        Some(false) => b"false",
-        None => b"null",
-    });
-    out.extend_from_slice(b",\n      \"condition\": ");
-    write_strs(out, 3, rule.condition);
-    out.extend_from_slice(b"\n    }");
-}
-
-/// An array of strings as a value `level` levels deep (`[]` when empty).
-fn write_strs(out: &mut Vec<u8>, level: usize, items: &[String]) {
-    if items.is_empty() {
-        out.extend_from_slice(b"[]");
-        return;
-    }
-    out.push(b'[');
-    for (i, item) in items.iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-        indent(out, level + 1);
-        write_str(out, item);
-    }
-    out.push(b'\n');
-    indent(out, level);
-    out.push(b']');
-}
-
-/// A rule left out (`shadowed`, `invalid`, `unbucketed`), as [`write_rule`] writes a rule.
-fn write_left_out(out: &mut Vec<u8>, left: &JsonLeftOut<'_>) {
-    let mut fields = Fields::open(out, 2);
-    fields.str("name", left.name);
-    fields.str("provider", left.provider);
-    fields.str("path", &path_text(left.path));
-    if let Some(by) = &left.shadowed_by {
-        let mut inner = Fields::open(fields.key("shadowed_by"), 3);
-        inner.str("provider", by.provider);
-        inner.str("path", &path_text(by.path));
-        inner.close();
-    }
-    if let Some(reason) = left.reason {
-        fields.str("reason", reason);
-    }
-    fields.close();
-}
-
-/// A diagnostic, as [`write_rule`] writes a rule.
-fn write_diagnostic(out: &mut Vec<u8>, d: &JsonDiagnostic<'_>) {
-    let mut fields = Fields::open(out, 2);
-    fields.str("severity", rulebook_report::text::severity(d.severity));
-    fields.str("code", d.code.as_str());
-    fields.opt_str("provider", d.provider);
-    match d.path {
-        Some(PathText(path)) => fields.str("path", &path_text(path)),
-        None => fields.raw("path", b"null"),
-    }
-    fields.opt_number("line", d.line);
-    fields.opt_number("column", d.column);
-    fields.str("message", d.message);
-    fields.close();
-}
-
-/// `items` as an array one level deep (a value of the document's object), each item
-/// written by `item` two levels deep, as `serde_json`'s pretty printer writes it.
-fn write_items<T>(out: &mut Vec<u8>, items: &[T], item: impl Fn(&mut Vec<u8>, &T)) {
-    if items.is_empty() {
-        out.extend_from_slice(b"[]");
-        return;
-    }
-    out.push(b'[');
-    push_items(out, items, true, item);
-    out.extend_from_slice(b"\n  ]");
-}
-
-/// The fields of a JSON object `level` levels deep, written as `serde_json`'s pretty
-/// printer writes them (two spaces a level).
-struct Fields<'o> {
-    out: &'o mut Vec<u8>,
-    level: usize,
-    any: bool,
-}
-
-impl<'o> Fields<'o> {
-    fn open(out: &'o mut Vec<u8>, level: usize) -> Self {
-        out.push(b'{');
-        Self {
-            out,
-            level,
-            any: false,
-        }
-    }
-
-    /// Writes `"key": ` on its line; the value goes to the writer returned. Keys are this
-    /// file's field names: plain words, nothing to escape.
-    fn key(&mut self, key: &str) -> &mut Vec<u8> {
-        self.out
-            .extend_from_slice(if self.any { b",\n" } else { b"\n" });
-        indent(self.out, self.level + 1);
-        self.out.push(b'"');
-        self.out.extend_from_slice(key.as_bytes());
-        self.out.extend_from_slice(b"\": ");
-        self.any = true;
-        self.out
-    }
-
-    fn raw(&mut self, key: &str, value: &[u8]) {
-        self.key(key).extend_from_slice(value);
-    }
-
-    fn str(&mut self, key: &str, value: &str) {
-        write_str(self.key(key), value);
-    }
-
-    fn opt_str(&mut self, key: &str, value: Option<&str>) {
-        match value {
-            Some(value) => self.str(key, value),
-            None => self.raw(key, b"null"),
-        }
-    }
-
-    fn opt_number(&mut self, key: &str, value: Option<usize>) {
-        match value {
-            Some(value) => self.raw(key, value.to_string().as_bytes()),
-            None => self.raw(key, b"null"),
-        }
-    }
-
-    fn close(self) {
-        if self.any {
-            self.out.push(b'\n');
-            indent(self.out, self.level);
-        }
-        self.out.push(b'}');
-    }
-}
-
-/// Two spaces a level.
-fn indent(out: &mut Vec<u8>, level: usize) {
-    const SPACES: &[u8] = b"                ";
-    match SPACES.get(..2 * level) {
-        Some(spaces) => out.extend_from_slice(spaces),
-        None => out.extend(std::iter::repeat_n(b' ', 2 * level)),
-    }
-}
-
-/// `text` as a JSON string, escaped as `serde_json` escapes it: `"` and `\\`, the short
-/// escapes `\\b \\t \\n \\f \\r`, every other control character below U+0020 as `\\u00xx`
-/// (lowercase), everything else as is. Eight bytes are checked at a time.
-pub(crate) fn write_str(out: &mut Vec<u8>, text: &str) {
-    let bytes = text.as_bytes();
-    out.reserve(bytes.len() + 2);
-    out.push(b'"');
-    let mut run = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if let Some(word) = bytes.get(i..i + 8) {
-            let mut eight = [0u8; 8];
-            eight.copy_from_slice(word);
-            if !any_escaped(u64::from_le_bytes(eight)) {
-                i += 8;
-                continue;
-            }
-        }
-        let byte = bytes[i];
-        if let Some(escape) = escape(byte) {
-            out.extend_from_slice(&bytes[run..i]);
-            match escape {
-                b'u' => {
-                    const HEX: &[u8; 16] = b"0123456789abcdef";
-                    out.extend_from_slice(b"\\u00");
-                    out.push(HEX[usize::from(byte >> 4)]);
-                    out.push(HEX[usize::from(byte & 0xF)]);
-                }
-                short => out.extend_from_slice(&[b'\\', short]),
-            }
-            run = i + 1;
-        }
-        i += 1;
-    }
-    out.extend_from_slice(&bytes[run..]);
-    out.push(b'"');
-}
-
-/// What follows the backslash for a byte JSON must escape (`u` for `\\u00xx`).
-fn escape(byte: u8) -> Option<u8> {
-    match byte {
-        b'"' => Some(b'"'),
-        b'\\' => Some(b'\\'),
-        0x08 => Some(b'b'),
-        b'\t' => Some(b't'),
-        b'\n' => Some(b'n'),
-        0x0C => Some(b'f'),
-        b'\r' => Some(b'r'),
-        0..0x20 => Some(b'u'),
-        _ => None,
-    }
-}
-
-/// Whether any of the eight bytes of `word` is one [`escape`] escapes: below 0x20, `"` or
-/// `\\` (the "has a zero byte" and "has a byte less than" tests of bit twiddling, exact as
-/// a yes or no).
-fn any_escaped(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
-    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH != 0;
-    below_space
-        || zero_in(word ^ (ONES * u64::from(b'"')))
-        || zero_in(word ^ (ONES * u64::from(b'\\')))
-}
-
 #[cfg(test)]
 mod tests {
     use super::{
-        JsonDiagnostic, JsonLeftOut, JsonRule, JsonSource, List, Streamed, rule_items, write_list,
-        write_rules, write_str,
+        JsonDiagnostic, JsonLeftOut, JsonRule, JsonSource, List, Streamed, items, write_items,
+        write_list,
     };
     use rulebook::{Diagnostic, DiagnosticCode};
     use std::path::Path;
@@ -617,33 +484,22 @@ mod tests {
     /// a helper that panics is an error, not a crash and not a shorter list.
     #[test]
     fn the_rules_are_written_whole_with_or_without_the_helper() {
-        fn panics_on_the_helper(rules: &[JsonRule<'_>], first: bool) -> Vec<u8> {
+        fn panics_on_the_helper(rules: &[JsonRule<'_>], first: bool) -> std::io::Result<Vec<u8>> {
             assert_ne!(std::thread::current().name(), Some("rulebook-json"));
-            rule_items(rules, first)
+            items(rules, first)
         }
         let path = Path::new("/p/AGENTS.md");
         for n in [0, 1, 256, 257, 600, 1300] {
             let mut threaded = Vec::new();
             let mut alone = Vec::new();
-            let empty = write_rules(
-                &mut threaded,
-                (0..n).map(|_| plain_rule(path)),
-                rule_items,
-                true,
-            )
-            .unwrap();
+            let empty =
+                write_items(&mut threaded, (0..n).map(|_| plain_rule(path)), items, true).unwrap();
             assert_eq!(empty, n == 0);
-            write_rules(
-                &mut alone,
-                (0..n).map(|_| plain_rule(path)),
-                rule_items,
-                false,
-            )
-            .unwrap();
+            write_items(&mut alone, (0..n).map(|_| plain_rule(path)), items, false).unwrap();
             assert!(threaded == alone, "{n} rules");
             assert_eq!(alone.windows(6).filter(|w| w == b"\"name\"").count(), n);
         }
-        let err = write_rules(
+        let err = write_items(
             &mut Vec::new(),
             (0..600).map(|_| plain_rule(path)),
             panics_on_the_helper,
@@ -652,44 +508,12 @@ mod tests {
         .unwrap_err();
         assert_eq!(err.to_string(), "the JSON writer thread panicked");
         // A list of one half block never reaches the helper.
-        write_rules(
+        write_items(
             &mut Vec::new(),
             (0..256).map(|_| plain_rule(path)),
             panics_on_the_helper,
             true,
         )
         .unwrap();
-    }
-    /// Every character below U+0100, alone and at every offset of a word, escapes as
-    /// `serde_json` escapes it.
-    #[test]
-    fn strings_escape_as_serde_json_escapes_them() {
-        for c in (0u32..0x100).filter_map(char::from_u32) {
-            for at in 0..17 {
-                let text: String = std::iter::repeat_n('a', at)
-                    .chain([c])
-                    .chain(std::iter::repeat_n('b', 16 - at))
-                    .collect();
-                let mut ours = Vec::new();
-                write_str(&mut ours, &text);
-                assert_eq!(
-                    String::from_utf8(ours).unwrap(),
-                    serde_json::to_string(&text).unwrap(),
-                    "{c:?} at {at}"
-                );
-            }
-        }
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn any_string_escapes_as_serde_json_escapes_it(text in "(?s).{0,64}") {
-            let mut ours = Vec::new();
-            write_str(&mut ours, &text);
-            proptest::prop_assert_eq!(
-                String::from_utf8(ours).unwrap(),
-                serde_json::to_string(&text).unwrap()
-            );
-        }
     }
 }
