@@ -63,6 +63,8 @@ mod parse;
 #[cfg(feature = "parse")]
 mod recover;
 #[cfg(feature = "parse")]
+mod scalar;
+#[cfg(feature = "parse")]
 mod simple;
 mod value;
 #[cfg(feature = "parse")]

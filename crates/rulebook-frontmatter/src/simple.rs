@@ -7,14 +7,14 @@
 //! handle, a multi-line scalar, a nested map, an anchor, a tag, a doubtful character) it
 //! answers `None` and the full parser ([`crate::yaml`]) reads the text: the fast path never
 //! decides an error, a warning's position or an unusual value. Plain scalars are resolved by
-//! the same function as the full parser's ([`crate::yaml::resolve_plain`]).
+//! the same function as the full parser's ([`crate::scalar::resolve_plain`]).
 //!
 //! It is held to the full parser by a differential property test (random documents built
 //! from tricky fragments: whatever the fast path answers, the full parser must answer the
 //! same), by hand-written cases, and by the corpus when it is present.
 
+use crate::scalar::{MAX_NODES, resolve_plain};
 use crate::value::{Map, Value};
-use crate::yaml::{MAX_NODES, resolve_plain};
 
 /// The value of `text` as a YAML document, when it has one of the simple shapes; `None`
 /// when the full parser must decide.
@@ -435,7 +435,7 @@ mod tests {
     #[test]
     fn the_node_bound_is_the_full_parsers() {
         // The root map, the key, the list and its items.
-        let at_bound = crate::yaml::MAX_NODES - 3;
+        let at_bound = crate::scalar::MAX_NODES - 3;
         for (items, answered) in [(at_bound, true), (at_bound + 1, false)] {
             let text = format!("k:\n{}", "- x\n".repeat(items));
             assert_eq!(agrees(&text), answered, "{items} items");
