@@ -64,7 +64,7 @@ use std::path::{Path, PathBuf};
 use rulebook_frontmatter::{ParseOptions, Recovery, WarningKind, parse_frontmatter};
 
 pub use imports::{Dialect, Expanded, ImportOptions, ImportToken, expand_imports, import_tokens};
-pub use loader::{FileLoader, MemoryFile, stem};
+pub use loader::{FileLoader, MemoryFile, ReadPolicy, stem};
 pub use rulebook_frontmatter as frontmatter;
 pub use rulebook_fs as fs;
 pub use rulebook_fs::{

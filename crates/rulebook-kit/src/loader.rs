@@ -73,16 +73,7 @@ impl FileLoader {
     }
 
     fn read_options(&self, level: Level, project_root: Option<&Path>) -> ReadOptions {
-        let m = &self.mechanisms;
-        ReadOptions::new()
-            .max_size(m.size_cap)
-            .detailed_errors(m.detailed_read_errors)
-            .real_path(m.same_file_dedup)
-            .project_root(
-                (m.project_boundary && level == Level::Project)
-                    .then(|| project_root.map(Path::to_path_buf))
-                    .flatten(),
-            )
+        ReadPolicy::Union(self.mechanisms).options(level, project_root)
     }
 
     /// Loads every rule file under `dir` with one of `extensions`; the name of each rule is
@@ -337,6 +328,62 @@ impl FileLoader {
         out.diagnostics.extend(diagnostics);
         out.items.push(rule);
         Some(out.items.len() - 1)
+    }
+}
+
+/// How a view reads a file: what tells rulebook's union view (the rules agents get) from a
+/// tool's own view (`--as`, the host emulations). The two views read the same files; they
+/// differ in what they refuse at read time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadPolicy {
+    /// The union view ([`FileLoader`]): rulebook's guards at read time, as the profile's
+    /// mechanisms set them: a file over the size cap is refused (E9), a project file whose
+    /// real path leaves the project is refused on the opened handle (E10), the real path is
+    /// resolved for same-file dedup, and a read error says the system's reason.
+    Union(Mechanisms),
+    /// A tool's own view ([`crate::host`]): the file as the tool reads it, whole, refused
+    /// for nothing; only a bound against a huge file ([`crate::host::util::MAX_READ`]
+    /// bytes are read). The guards of `rulebook_hosts::emulate` then report, in the view,
+    /// the files reached through links out of the project and those over the bound.
+    Tool,
+}
+
+impl ReadPolicy {
+    /// The options a file at `level` is read with (`project_root`: the boundary of a
+    /// project file under [`ReadPolicy::Union`]).
+    ///
+    /// ```
+    /// use rulebook_kit::{Level, Mechanisms, Profile, ReadPolicy};
+    ///
+    /// let union = ReadPolicy::Union(Mechanisms::for_profile(Profile::Extended));
+    /// let options = union.options(Level::Project, Some(std::path::Path::new("/p")));
+    /// assert_eq!(options.boundary(), Some(std::path::Path::new("/p")));
+    /// assert_eq!(ReadPolicy::Tool.options(Level::Project, Some(std::path::Path::new("/p"))).boundary(), None);
+    /// ```
+    pub fn options(&self, level: Level, project_root: Option<&Path>) -> ReadOptions {
+        match self {
+            Self::Union(m) => ReadOptions::new()
+                .max_size(m.size_cap)
+                .detailed_errors(m.detailed_read_errors)
+                .real_path(m.same_file_dedup)
+                .project_root(
+                    (m.project_boundary && level == Level::Project)
+                        .then(|| project_root.map(Path::to_path_buf))
+                        .flatten(),
+                ),
+            Self::Tool => ReadOptions::new().detailed_errors(true),
+        }
+    }
+
+    /// The bytes of a regular file as this view reads them: under [`ReadPolicy::Tool`],
+    /// whole up to [`crate::host::util::MAX_READ`] (a larger file is cut there, and the view
+    /// says so); under [`ReadPolicy::Union`], whole within the size cap (a larger file is
+    /// an error). `None`: missing, not a regular file, unreadable or refused.
+    pub fn read_bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        match self {
+            Self::Tool => rulebook_fs::read_prefix(path, crate::host::util::MAX_READ).ok(),
+            Self::Union(m) => rulebook_fs::read_bytes(path, m.size_cap).ok(),
+        }
     }
 }
 

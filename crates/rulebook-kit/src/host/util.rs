@@ -30,9 +30,10 @@ impl Visited {
 pub const MAX_READ: u64 = 1024 * 1024;
 
 /// The bytes of a regular file (at most [`MAX_READ`] of them), or `None` (missing, not a
-/// regular file, unreadable).
+/// regular file, unreadable): [`ReadPolicy::Tool`](crate::ReadPolicy::Tool), how every
+/// emulation reads.
 pub fn read(path: &Path) -> Option<Vec<u8>> {
-    crate::fs::read_prefix(path, MAX_READ).ok()
+    crate::ReadPolicy::Tool.read_bytes(path)
 }
 
 /// The text of a regular file, invalid UTF-8 replaced by U+FFFD (as `String::from_utf8_lossy`
