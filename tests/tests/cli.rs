@@ -769,3 +769,41 @@ host_snapshot!(
     "r",
     ["prompt", "--as", "claude"]
 );
+
+/// Issue 30 (first part): the skills of `fixtures/skills` as `rulebook skills` lists them
+/// (the nearest native skill wins, a linked copy is one file, a skill without a description
+/// is said), read through `skill://` (the whole SKILL.md, a resource, and the original's
+/// refusals), and the lints of `check` on them.
+#[test]
+fn skills_listed_read_and_checked() {
+    let cwd = "apps/web";
+    insta::assert_snapshot!(run_below("skills", cwd, &["skills"]));
+    insta::assert_snapshot!(run_below("skills", cwd, &["skills", "--json"]));
+    insta::assert_snapshot!(run_below(
+        "skills",
+        cwd,
+        &["--profile", "reference", "skills"]
+    ));
+    insta::assert_snapshot!(run_below("skills", cwd, &["read", "skill://pdf"]));
+    insta::assert_snapshot!(run_below(
+        "skills",
+        cwd,
+        &["read", "skill://pdf/scripts/extract.sh"]
+    ));
+    for refused in [
+        "skill://",
+        "skill://nope",
+        "skill://pdf/../../secret",
+        "skill://pdf//etc/passwd",
+        "skill://pdf/missing.md",
+    ] {
+        let out = run_below("skills", cwd, &["read", refused]);
+        assert!(out.contains("exit: 1"), "{out}");
+        insta::assert_snapshot!(out);
+    }
+    insta::assert_snapshot!(run_below(
+        "skills",
+        cwd,
+        &["check", "--select", "skill-name,skill-description"]
+    ));
+}

@@ -17,6 +17,8 @@ pub(crate) const LIST: &str = "crates/rulebook/providers.txt";
 pub(crate) struct Entry {
     pub(crate) name: String,
     pub(crate) reads: String,
+    /// The crate also provides skills (`SKILLS`, or the native provider itself).
+    pub(crate) skills: bool,
 }
 
 impl Entry {
@@ -45,7 +47,8 @@ pub(crate) fn type_name_of(name: &str) -> String {
         .collect()
 }
 
-/// Reads the list: `NAME | what it reads` a line; `#` comments and blank lines skipped.
+/// Reads the list: `NAME | what it reads` a line, `| skills` after it when the crate also
+/// provides skills; `#` comments and blank lines skipped.
 pub(crate) fn read_list() -> Result<Vec<Entry>, String> {
     let path = root().join(LIST);
     let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -58,9 +61,20 @@ pub(crate) fn read_list() -> Result<Vec<Entry>, String> {
         let (name, reads) = line
             .split_once('|')
             .ok_or_else(|| format!("{LIST}:{}: expected `NAME | what it reads`", n + 1))?;
+        let (reads, skills) = match reads.rsplit_once('|') {
+            Some((reads, flag)) if flag.trim() == "skills" => (reads, true),
+            Some(_) => {
+                return Err(format!(
+                    "{LIST}:{}: the third column is `skills` or nothing",
+                    n + 1
+                ));
+            }
+            None => (reads, false),
+        };
         let entry = Entry {
             name: name.trim().to_owned(),
             reads: reads.trim().to_owned(),
+            skills,
         };
         if entries.iter().any(|e| e.name == entry.name) {
             return Err(format!(
@@ -92,6 +106,19 @@ pub(crate) fn append(name: &str, reads: &str) -> Result<(), String> {
 fn table_rs(list: &[Entry]) -> Result<String, String> {
     let mut reexports = String::new();
     let mut boxes = String::new();
+    let mut skills = String::new();
+    for e in list.iter().filter(|e| e.skills) {
+        let (ident, name) = (e.ident(), &e.name);
+        if name == "native" {
+            skills.push_str(&format!(
+                "#[cfg(feature = \"native\")]\nBox::new({ident}::NativeProvider::new(self.native.clone())),\n"
+            ));
+        } else {
+            skills.push_str(&format!(
+                "#[cfg(feature = \"{name}\")]\nBox::new({ident}::SKILLS),\n"
+            ));
+        }
+    }
     for e in list {
         let (ident, ty, name) = (e.ident(), e.type_name(), &e.name);
         if name == "native" {
@@ -117,7 +144,7 @@ fn table_rs(list: &[Entry]) -> Result<String, String> {
 //! file whole.
 
 use rulebook_discover::ProviderTable;
-use rulebook_registry::{{Provider, RuleCapability}};
+use rulebook_registry::{{Provider, RuleCapability, SkillCapability}};
 
 /// The default providers, for callers that build their own
 /// [`Registry`](crate::stages::registry::Registry).
@@ -149,6 +176,11 @@ impl ProviderTable for DefaultProviders {{
     fn providers(&self) -> Vec<Box<dyn Provider<RuleCapability>>> {{
         vec![
 {boxes}        ]
+    }}
+
+    fn skill_providers(&self) -> Vec<Box<dyn Provider<SkillCapability>>> {{
+        vec![
+{skills}        ]
     }}
 }}
 "#

@@ -242,6 +242,62 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
     }
 }
 
+/// The skills' findings (behaviour.md §14): a `name` that is not its folder's or not one the
+/// Agent Skills specification allows, a missing or overlong description. Said of every
+/// skill loaded, shadowed or not (each copy is a file someone may fix).
+fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
+    use rulebook::stages::kit::skills::{MAX_DESCRIPTION, is_spec_name};
+    for entry in book.all_skills() {
+        let skill = &entry.item;
+        let folder = skill.folder_name();
+        let text = std::fs::read_to_string(&skill.path).unwrap_or_default();
+        let provider = skill.source.provider_name.as_str();
+        if skill.name != folder {
+            findings.push(finding(
+                DiagnosticCode::SkillName,
+                &skill.path,
+                key_line(&text, "name"),
+                format!(
+                    "skill `{}` stands in the folder `{folder}`: the Agent Skills specification wants them equal, and VS Code, Cursor and Cline pass such a skill over",
+                    skill.name
+                ),
+            ));
+        } else if !is_spec_name(&skill.name) {
+            findings.push(finding(
+                DiagnosticCode::SkillName,
+                &skill.path,
+                key_line(&text, "name"),
+                format!(
+                    "skill name `{}` is not one the Agent Skills specification allows (1-64 of a-z, 0-9 and -, no - at either end or twice)",
+                    skill.name
+                ),
+            ));
+        }
+        match skill.description.as_deref() {
+            None => findings.push(finding(
+                DiagnosticCode::SkillDescription,
+                &skill.path,
+                None,
+                format!(
+                    "skill `{}` ({provider}) has no description: a model chooses skills by it, and several tools pass over a skill without one",
+                    skill.name
+                ),
+            )),
+            Some(d) if d.chars().count() > MAX_DESCRIPTION => findings.push(finding(
+                DiagnosticCode::SkillDescription,
+                &skill.path,
+                key_line(&text, "description"),
+                format!(
+                    "the description of skill `{}` is {} characters, over the specification's {MAX_DESCRIPTION} (Codex cuts it to 1,021 and `...`)",
+                    skill.name,
+                    d.chars().count()
+                ),
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
 /// Whether `rule` is a Cursor rule, whose unquoted globs are Cursor's own format.
 fn is_cursor(rule: &Rule) -> bool {
     rule.source.provider == "cursor"
@@ -343,6 +399,7 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
             }
         }
     }
+    skills(book, &mut findings);
     for d in book.diagnostics() {
         if matches!(
             d.code,

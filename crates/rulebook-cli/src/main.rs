@@ -136,6 +136,9 @@ enum ShellArg {
 enum Command {
     /// Every rule in a bucket: name, bucket, provider, level, path.
     List,
+    /// Every skill (a folder with SKILL.md): name, provider, level, path, description; then
+    /// the ones shadowed, the same file twice, or invalid.
+    Skills,
     /// Every discovered file and what became of it, then every warning; or one rule's story.
     Explain {
         /// Explain only the rule of this name.
@@ -455,6 +458,7 @@ fn main() -> ExitCode {
     let mut out = Printer::new(&book, color, cli.json);
     let code = match &cli.command {
         Command::List => commands::list::run(&mut out),
+        Command::Skills => commands::skills::run(&mut out),
         Command::Explain {
             name,
             bucket,

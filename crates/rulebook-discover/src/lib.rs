@@ -63,8 +63,12 @@
 //! `rulebook-ttsr`, `rulebook-match`, `rulebook-prompt`, `rulebook-protocol`) and `dirs`
 //! for the default home.
 
+mod skills;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+pub use skills::{SkillError, SkillResource};
 
 use rulebook_match::{Applicable, GlobIndex, PathMatch};
 use rulebook_partition::{Partition, Placement, Rejection, RuleBucket, partition};
@@ -72,9 +76,9 @@ use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 use rulebook_protocol::{Completion, ProtocolError, Resource, UrlIndex};
 use rulebook_registry::{
     Entry, LoadContext, Loaded, Mechanisms, OptionError, Provider, ProviderInfo, ProviderMeta,
-    Registry, RuleCapability, Status,
+    Registry, RuleCapability, SkillCapability, Status,
 };
-use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule, Severity};
+use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule, Severity, Skill};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
 
 /// The registry type for rules.
@@ -85,6 +89,11 @@ pub type RuleRegistry = Registry<RuleCapability>;
 pub trait ProviderTable: Clone + Default + Send + Sync + 'static {
     /// A fresh instance of each default provider.
     fn providers(&self) -> Vec<Box<dyn Provider<RuleCapability>>>;
+
+    /// A fresh instance of each default skills provider (none by default).
+    fn skill_providers(&self) -> Vec<Box<dyn Provider<SkillCapability>>> {
+        Vec::new()
+    }
 }
 
 /// No default providers: only those of [`Options::provider`] run.
@@ -322,6 +331,21 @@ impl<T: ProviderTable> Options<T> {
         registry
     }
 
+    /// The skills registry these options describe: the table's skills providers, with the
+    /// same allow and deny lists as the rules.
+    pub fn skill_registry(&self) -> Registry<SkillCapability> {
+        let mut registry = Registry::<SkillCapability>::new();
+        for provider in self.table.skill_providers() {
+            let _ = registry.register_boxed(provider);
+        }
+        if let Some(allow) = &self.allow {
+            registry.allow(allow.iter().cloned());
+        }
+        registry.deny(self.deny.iter().cloned());
+        registry.parallel(!self.sequential);
+        registry
+    }
+
     /// The load context for a working directory and home under these options: the profile
     /// decides the mechanisms here, once ([`Mechanisms::for_profile`]).
     pub fn load_context(&self, cwd: &Path, home: &Path) -> LoadContext {
@@ -411,6 +435,10 @@ pub struct Rulebook {
     globs: OnceLock<(GlobIndex, Vec<Diagnostic>)>,
     /// The resolvable positions in `items`, and the `rule://` index over them.
     urls: OnceLock<(Vec<usize>, UrlIndex)>,
+    /// Every skill loaded, with its fate (behaviour.md §14).
+    skills: Loaded<Skill>,
+    /// The registered skills providers in load order.
+    skill_providers: Vec<ProviderInfo>,
 }
 
 impl Rulebook {
@@ -457,7 +485,19 @@ impl Rulebook {
             ctx = ctx.nested(found.by_name);
         }
         checks.extend(options.option_errors(&registry));
-        Self::discover_in(ctx, &registry).with_leading_diagnostics(checks)
+        let skill_registry = options.skill_registry();
+        let skills = skill_registry.load(&ctx);
+        Self::discover_in(ctx, &registry)
+            .with_skills(skills, skill_registry.infos())
+            .with_leading_diagnostics(checks)
+    }
+
+    /// Adds the skills loaded for the same run; their diagnostics follow the rules'.
+    fn with_skills(mut self, mut skills: Loaded<Skill>, providers: Vec<ProviderInfo>) -> Self {
+        self.diagnostics.append(&mut skills.diagnostics);
+        self.skills = skills;
+        self.skill_providers = providers;
+        self
     }
 
     /// Puts `diagnostics` (about the directories discovery was given) before the others.
@@ -503,7 +543,44 @@ impl Rulebook {
             providers: registry.infos(),
             globs: OnceLock::new(),
             urls: OnceLock::new(),
+            skills: Loaded {
+                all: Vec::new(),
+                active: Vec::new(),
+                diagnostics: Vec::new(),
+                providers: Vec::new(),
+            },
+            skill_providers: Vec::new(),
         }
+    }
+
+    /// The skills a tool would list, in the original's order: by name in lower case, then
+    /// as written, then by path (behaviour.md §14).
+    pub fn skills(&self) -> Vec<&Skill> {
+        let mut skills: Vec<&Skill> = self.skills.items().collect();
+        skills.sort_by(|a, b| {
+            a.name
+                .to_lowercase()
+                .cmp(&b.name.to_lowercase())
+                .then_with(|| a.name.cmp(&b.name))
+                .then_with(|| a.path.cmp(&b.path))
+        });
+        skills
+    }
+
+    /// Every skill loaded, in provider order, with its fate (active, shadowed by a skill of
+    /// the same name, the same file as another, invalid).
+    pub fn all_skills(&self) -> &[Entry<Skill>] {
+        &self.skills.all
+    }
+
+    /// The active skill named `name`.
+    pub fn skill(&self, name: &str) -> Option<&Skill> {
+        self.skills.items().find(|s| s.name == name)
+    }
+
+    /// The registered skills providers in load order.
+    pub fn skill_providers(&self) -> &[ProviderInfo] {
+        &self.skill_providers
     }
 
     /// The profile discovery ran under.

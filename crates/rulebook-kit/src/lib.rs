@@ -58,6 +58,7 @@ pub mod coerce;
 pub mod host;
 mod imports;
 mod loader;
+pub mod skills;
 
 use std::path::{Path, PathBuf};
 
@@ -73,11 +74,11 @@ pub use rulebook_fs::{
 };
 pub use rulebook_registry::{
     KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind, Provider,
-    ProviderError, ProviderMeta, ProviderOption, RuleCapability,
+    ProviderError, ProviderMeta, ProviderOption, RuleCapability, SkillCapability,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, FrontmatterOutcome, GlobDialect, Level, Map, Profile,
-    Rule, Severity, SourceMeta, Value, validate_rule,
+    Rule, Severity, Skill, SourceMeta, Value, validate_rule,
 };
 
 use coerce::{FieldPolicy, coerce_fields};

@@ -67,6 +67,11 @@ impl FileLoader {
         self
     }
 
+    /// The display name of the provider it loads for.
+    pub fn provider_name(&self) -> &str {
+        &self.provider_name
+    }
+
     /// The mechanisms rules are loaded with.
     pub fn mechanisms(&self) -> &Mechanisms {
         &self.mechanisms

@@ -26,6 +26,7 @@
 //! ```
 
 use rulebook_kit::ProviderMeta;
+use rulebook_kit::skills::SkillFolders;
 use std::path::PathBuf;
 
 use rulebook_kit::coerce::{
@@ -69,6 +70,21 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
 )
 .with_known_keys(KNOWN_KEYS)
 .with_profiles(&[Profile::Extended]);
+
+/// What the skills provider is: the same id and priority as the rules provider.
+pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
+    "agents",
+    "Agents",
+    "Agents standard skills: .agent/skills and .agents/skills up to the project root, then the user's",
+    70,
+);
+
+/// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
+pub const SKILLS: SkillFolders = SkillFolders::new(
+    &SKILLS_INFO,
+    &[".agent/skills", ".agents/skills"],
+    &[".agent/skills", ".agents/skills"],
+);
 
 impl Provider<RuleCapability> for AgentsProvider {
     fn info(&self) -> &ProviderMeta {

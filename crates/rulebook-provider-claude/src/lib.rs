@@ -45,6 +45,7 @@
 
 pub mod host;
 
+use rulebook_kit::skills::SkillFolders;
 use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::{Path, PathBuf};
 
@@ -94,6 +95,19 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     ProviderOption::new("allow_external_imports", OptionKind::Bool),
     ProviderOption::new("walk_ceiling", OptionKind::Directory),
 ]);
+
+/// What the skills provider is: the same id and priority as the rules provider.
+pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
+    "claude",
+    "Claude Code",
+    "Claude Code skills: .claude/skills from the working directory up to the project root, and ~/.claude/skills (personal first)",
+    65,
+)
+.with_profiles(&[Profile::Extended]);
+
+/// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
+pub const SKILLS: SkillFolders =
+    SkillFolders::new(&SKILLS_INFO, &[".claude/skills"], &[".claude/skills"]).user_first();
 
 impl Provider<RuleCapability> for ClaudeProvider {
     fn info(&self) -> &ProviderMeta {

@@ -35,6 +35,7 @@
 
 pub mod host;
 
+use rulebook_kit::skills::SkillFolders;
 use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::Path;
 
@@ -86,6 +87,19 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     "agent_kind",
     OptionKind::OneOf(&["coding-agent", "code-review"]),
 )]);
+
+/// What the skills provider is: the same id and priority as the rules provider.
+pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
+    "copilot",
+    "GitHub Copilot",
+    "GitHub Copilot skills: .github/skills up to the project root, then ~/.copilot/skills",
+    55,
+)
+.with_profiles(&[Profile::Extended]);
+
+/// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
+pub const SKILLS: SkillFolders =
+    SkillFolders::new(&SKILLS_INFO, &[".github/skills"], &[".copilot/skills"]);
 
 impl Provider<RuleCapability> for CopilotProvider {
     fn info(&self) -> &ProviderMeta {

@@ -25,6 +25,7 @@ use rulebook_kit::FileLoader;
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
+use rulebook_kit::skills::SkillFolders;
 use std::path::Path;
 
 use rulebook_kit::{DiagnosticCode, Severity};
@@ -66,6 +67,19 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
 )
 .with_known_keys(COMMON_KEYS)
 .with_nested_names(&[".cursor"]);
+
+/// What the skills provider is: the same id and priority as the rules provider.
+pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
+    "cursor",
+    "Cursor",
+    "Cursor skills: .cursor/skills up to the project root, then ~/.cursor/skills",
+    50,
+)
+.with_profiles(&[Profile::Extended]);
+
+/// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
+pub const SKILLS: SkillFolders =
+    SkillFolders::new(&SKILLS_INFO, &[".cursor/skills"], &[".cursor/skills"]);
 
 impl Provider<RuleCapability> for CursorProvider {
     fn info(&self) -> &ProviderMeta {

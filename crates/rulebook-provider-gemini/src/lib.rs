@@ -32,6 +32,7 @@
 
 pub mod host;
 
+use rulebook_kit::skills::SkillFolders;
 use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::{Path, PathBuf};
 
@@ -78,6 +79,19 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
 .with_nested_names(&["GEMINI.md"])
 .with_profiles(&[Profile::Extended])
 .with_options(&[ProviderOption::new("file_names", OptionKind::FileNames)]);
+
+/// What the skills provider is: the same id and priority as the rules provider.
+pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
+    "gemini",
+    "Gemini CLI",
+    "Gemini CLI skills: .gemini/skills up to the project root, then ~/.gemini/skills",
+    45,
+)
+.with_profiles(&[Profile::Extended]);
+
+/// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
+pub const SKILLS: SkillFolders =
+    SkillFolders::new(&SKILLS_INFO, &[".gemini/skills"], &[".gemini/skills"]);
 
 impl Provider<RuleCapability> for GeminiProvider {
     fn info(&self) -> &ProviderMeta {

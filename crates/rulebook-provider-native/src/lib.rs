@@ -28,7 +28,10 @@
 //! assert_eq!(info.nested_names().collect::<Vec<_>>(), [".myagent"]);
 //! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use rulebook_kit::skills::skill_roots;
+use rulebook_kit::{Skill, SkillCapability};
 
 use rulebook_kit::FileLoader;
 use rulebook_kit::Level;
@@ -111,6 +114,7 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
 pub struct NativeProvider {
     config: NativeConfig,
     info: ProviderMeta,
+    skills_info: ProviderMeta,
 }
 
 impl Default for NativeProvider {
@@ -134,7 +138,59 @@ impl NativeProvider {
         if let Some(first) = config.project_dir.components().next() {
             info = info.with_owned_nested_name(first.as_os_str().to_string_lossy());
         }
-        Self { config, info }
+        let skills_info = ProviderMeta::owned(
+            config.id.clone(),
+            config.display_name.clone(),
+            "The agent's own skills: <dir>/skills/*/SKILL.md beside the rules directory, from the working directory up to the project root, then the user's",
+            config.priority,
+        );
+        Self {
+            config,
+            info,
+            skills_info,
+        }
+    }
+
+    /// The skills folder beside a rules directory (`.xcsh/rules` → `.xcsh/skills`).
+    fn skills_dir(rules: &Path) -> PathBuf {
+        rules.parent().unwrap_or(Path::new("")).join("skills")
+    }
+}
+
+/// The original's native skills (behaviour.md §14): `.xcsh/skills` in the working directory
+/// and each ancestor up to the project root, nearest first, then `~/.xcsh/agent/skills`; a
+/// skill without a description is passed over.
+impl Provider<SkillCapability> for NativeProvider {
+    #[allow(
+        clippy::misnamed_getters,
+        reason = "the skills capability's info is the skills one"
+    )]
+    fn info(&self) -> &ProviderMeta {
+        &self.skills_info
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Skill>, ProviderError> {
+        let loader = FileLoader::new(
+            ctx,
+            &self.config.id,
+            &self.config.display_name,
+            FIELD_POLICY,
+        );
+        let mut out = LoadResult::default();
+        let project = Self::skills_dir(&self.config.project_dir);
+        for root in skill_roots(ctx) {
+            loader.load_skills_dir(
+                &root.join(&project),
+                Level::Project,
+                Some(&ctx.project_root),
+                true,
+                &mut out,
+            );
+        }
+        if let Some(user) = ctx.in_home(Self::skills_dir(&self.config.user_dir)) {
+            loader.load_skills_dir(&user, Level::User, None, true, &mut out);
+        }
+        Ok(out)
     }
 }
 

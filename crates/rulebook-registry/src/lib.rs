@@ -59,6 +59,7 @@
 //! ```
 
 pub mod rules;
+pub mod skills;
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -69,6 +70,7 @@ use rulebook_rule::{DEFAULT_MAX_FILE_SIZE, Diagnostic, DiagnosticCode, Profile};
 
 pub use rules::RuleCapability;
 use serde::Serialize;
+pub use skills::SkillCapability;
 
 /// A kind of item providers can load: rules, and whatever else a tool registers.
 pub trait Capability: 'static {
@@ -124,6 +126,9 @@ pub struct Mechanisms {
     /// E11: project rule directories are read in every directory from the project root
     /// down to the working directory, not in the working directory alone.
     pub project_chain: bool,
+    /// A file passed over that the original drops without a word (a skill without the
+    /// description its provider requires) is said, as information.
+    pub say_skipped: bool,
 }
 
 impl Mechanisms {
@@ -136,6 +141,7 @@ impl Mechanisms {
         detailed_read_errors: false,
         same_file_dedup: false,
         project_chain: false,
+        say_skipped: false,
     };
 
     /// The Extended profile's (the default): E4, E8, E9 (1 MiB), E10, same-file dedup.
@@ -147,6 +153,7 @@ impl Mechanisms {
         detailed_read_errors: true,
         same_file_dedup: true,
         project_chain: true,
+        say_skipped: true,
     };
 
     /// The mechanisms of a profile.

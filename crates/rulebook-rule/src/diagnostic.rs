@@ -79,6 +79,11 @@ pub enum DiagnosticCode {
     /// A tool would cut or skip some of these rules (its size budget), though rulebook
     /// keeps them whole.
     OverToolBudget,
+    /// A skill's `name` is not its folder's name, or not one the Agent Skills
+    /// specification allows (1-64 of `a-z`, `0-9`, `-`; no `-` at either end or twice).
+    SkillName,
+    /// A skill has no description (a model cannot choose it), or one over 1,024 characters.
+    SkillDescription,
 }
 
 /// One problem found while loading, with where it is.
@@ -131,6 +136,8 @@ impl DiagnosticCode {
             Self::ToolsDiffer => "tools-differ",
             Self::ImportFailed => "import-failed",
             Self::OverToolBudget => "over-tool-budget",
+            Self::SkillName => "skill-name",
+            Self::SkillDescription => "skill-description",
         }
     }
 
@@ -161,6 +168,8 @@ impl DiagnosticCode {
         Self::ToolsDiffer,
         Self::ImportFailed,
         Self::OverToolBudget,
+        Self::SkillName,
+        Self::SkillDescription,
     ];
 
     /// The code named `name` (its kebab-case name).

@@ -36,7 +36,7 @@
 use std::path::{Path, PathBuf};
 
 use rulebook_discover::{Options, ProviderTable, Rulebook};
-use rulebook_registry::{Provider, RuleCapability};
+use rulebook_registry::{Provider, RuleCapability, Status};
 use rulebook_rule::{GlobDialect, Profile, Rule};
 use serde_json::{Value, json};
 
@@ -190,13 +190,59 @@ impl Scenario {
                 json!(format!("{:?}{at}: {}", d.code, self.redact(&d.to_string())))
             })
             .collect();
-        json!({
+        let mut summary = json!({
             "providers": book.contributing_providers(),
             "rules": rules,
             "shadowed": shadowed,
             "invalid": invalid,
             "diagnostics": diagnostics,
-        })
+        });
+        // Skills only where there are any, so a scenario of rules alone reads as before.
+        if !book.all_skills().is_empty() {
+            summary["skills"] = self.skills(book);
+        }
+        summary
+    }
+
+    /// Every skill loaded: the active ones in the catalog's order, then each one left out
+    /// with what became of it.
+    fn skills(&self, book: &Rulebook) -> Value {
+        let all = book.all_skills();
+        let active: Vec<Value> = book
+            .skills()
+            .into_iter()
+            .map(|s| {
+                json!({
+                    "name": s.name,
+                    "provider": s.source.provider,
+                    "level": s.source.level,
+                    "path": self.rel(&s.path),
+                    "description": s.description,
+                })
+            })
+            .collect();
+        let left_out: Vec<Value> = all
+            .iter()
+            .filter_map(|e| {
+                let fate = match &e.status {
+                    Status::Active => return None,
+                    Status::Shadowed { by } => {
+                        format!("shadowed by {}", self.rel(&all[*by].item.path))
+                    }
+                    Status::SameFile { by } => {
+                        format!("same file as {}", self.rel(&all[*by].item.path))
+                    }
+                    Status::Invalid { reason } => format!("invalid: {reason}"),
+                };
+                Some(json!({
+                    "name": e.item.name,
+                    "provider": e.provider,
+                    "path": self.rel(&e.item.path),
+                    "fate": fate,
+                }))
+            })
+            .collect();
+        json!({"active": active, "left_out": left_out})
     }
 }
 

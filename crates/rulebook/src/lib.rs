@@ -73,6 +73,7 @@
 
 pub use rulebook_discover::{
     Fate, FileFate, NoProviders, PathRules, ProviderTable, RuleHit, RuleRegistry, Rulebook,
+    SkillError, SkillResource,
 };
 pub use rulebook_hosts::{
     Host, HostFile, HostOptions, HostView, Scope as HostScope, Status as HostStatus, emulate,
@@ -83,10 +84,10 @@ pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl, UrlIndex};
 pub use rulebook_registry::{
     Entry, KnownKey, LoadContext, Mechanisms, OptionError, OptionKind, Provider, ProviderInfo,
-    ProviderMeta, ProviderOption, Status,
+    ProviderMeta, ProviderOption, SkillCapability, Status,
 };
 pub use rulebook_rule::{
-    Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, SourceMeta,
+    Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, Skill, SourceMeta,
 };
 pub use rulebook_ttsr::{Fired, RepeatPolicy, TtsrManager, TtsrRule};
 

@@ -4,7 +4,7 @@
 //! file whole.
 
 use rulebook_discover::ProviderTable;
-use rulebook_registry::{Provider, RuleCapability};
+use rulebook_registry::{Provider, RuleCapability, SkillCapability};
 
 /// The default providers, for callers that build their own
 /// [`Registry`](crate::stages::registry::Registry).
@@ -89,6 +89,25 @@ impl ProviderTable for DefaultProviders {
             Box::new(rulebook_provider_gemini::GeminiProvider),
             #[cfg(feature = "kiro")]
             Box::new(rulebook_provider_kiro::KiroProvider),
+        ]
+    }
+
+    fn skill_providers(&self) -> Vec<Box<dyn Provider<SkillCapability>>> {
+        vec![
+            #[cfg(feature = "native")]
+            Box::new(rulebook_provider_native::NativeProvider::new(
+                self.native.clone(),
+            )),
+            #[cfg(feature = "cursor")]
+            Box::new(rulebook_provider_cursor::SKILLS),
+            #[cfg(feature = "agents")]
+            Box::new(rulebook_provider_agents::SKILLS),
+            #[cfg(feature = "claude")]
+            Box::new(rulebook_provider_claude::SKILLS),
+            #[cfg(feature = "copilot")]
+            Box::new(rulebook_provider_copilot::SKILLS),
+            #[cfg(feature = "gemini")]
+            Box::new(rulebook_provider_gemini::SKILLS),
         ]
     }
 }

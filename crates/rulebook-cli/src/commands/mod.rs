@@ -9,6 +9,7 @@ pub(crate) mod list;
 pub(crate) mod matches;
 pub(crate) mod prompt;
 pub(crate) mod read;
+pub(crate) mod skills;
 
 use rulebook::{Rule, RuleBucket, Rulebook};
 
