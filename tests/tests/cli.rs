@@ -806,4 +806,11 @@ fn skills_listed_read_and_checked() {
         cwd,
         &["check", "--select", "skill-name,skill-description"]
     ));
+    // The prompt: the skills block before the rules, under both profiles.
+    insta::assert_snapshot!(run_below("skills", cwd, &["prompt"]));
+    insta::assert_snapshot!(run_below(
+        "skills",
+        cwd,
+        &["--profile", "reference", "prompt"]
+    ));
 }

@@ -762,7 +762,8 @@ impl Rulebook {
         &self.glob_index().1
     }
 
-    /// The system-prompt text (behaviour.md §8): always-apply contents, then the rules section.
+    /// The system-prompt text (behaviour.md §8): the skills block (§14), always-apply
+    /// contents, then the rules section.
     pub fn system_prompt_section(&self) -> String {
         self.system_prompt_section_for::<[&Path; 0], &Path>([])
     }
@@ -816,7 +817,8 @@ impl Rulebook {
             } else {
                 Vec::new()
             };
-        rulebook_prompt::render(&always, &attached, &rulebook, section)
+        let skills = self.skills();
+        rulebook_prompt::render_with_skills(&skills, &always, &attached, &rulebook, section)
     }
 
     /// `path` as a person names it: relative to the working directory when under it, `~/…`

@@ -1,6 +1,7 @@
 //! The system-prompt text for a set of rules (behaviour.md §8).
 //!
 //! [`render`] writes, separated by one blank line:
+//! 0. ([`render_with_skills`]) the skills block, when there are skills (behaviour.md §14);
 //! 1. the content of every always-apply rule, raw, in bucket order;
 //! 2. (Extended E3) every auto-attached rule, as an `<attached-rule>` block;
 //! 3. if the rulebook is non-empty, the rules section.
@@ -37,7 +38,7 @@
 
 use std::fmt::Write;
 
-use rulebook_rule::{Profile, Rule};
+use rulebook_rule::{Profile, Rule, Skill};
 
 /// The start of the reference rules section, up to the first `<rule>` block.
 pub const REFERENCE_HEADER: &str =
@@ -45,6 +46,13 @@ pub const REFERENCE_HEADER: &str =
 
 /// The end of the reference rules section.
 pub const REFERENCE_FOOTER: &str = "</rules>";
+
+/// The start of the skills block, up to the first `<skill>`: the original's template of the
+/// same version as the rules section (behaviour.md §14).
+pub const SKILLS_HEADER: &str = "<skills>\nScan descriptions vs task domain. Skill covers output? Read `skill://<name>` first.\nRelative paths in skill files resolve against the skill directory.\n";
+
+/// The end of the skills block.
+pub const SKILLS_FOOTER: &str = "</skills>";
 
 /// A rule attached because a path matched one of its globs (Extended E3).
 #[derive(Debug, Clone, Copy)]
@@ -75,6 +83,21 @@ pub trait SectionRenderer {
 
     /// Appends the section for `rules` (never called with no rules).
     fn render_section(&self, rules: &[&Rule], out: &mut String);
+
+    /// Appends the skills block for `skills` (never called with none): the original's, one
+    /// `<skill name="NAME">` with its description each, as it writes them (unescaped).
+    fn render_skills(&self, skills: &[&Skill], out: &mut String) {
+        out.push_str(SKILLS_HEADER);
+        for skill in skills {
+            let _ = write!(
+                out,
+                "\n<skill name=\"{}\">\n{}\n</skill>\n",
+                skill.name,
+                skill.description.as_deref().unwrap_or("")
+            );
+        }
+        out.push_str(SKILLS_FOOTER);
+    }
 
     /// Appends one auto-attached rule. The default writes
     /// `<attached-rule name="NAME" glob="GLOB">`, the content, `</attached-rule>`, escaped.
@@ -133,6 +156,22 @@ impl SectionRenderer for ExtendedSection {
         );
     }
 
+    /// The skills block with the name and description escaped (and the description's
+    /// trailing newlines dropped, as for rules).
+    fn render_skills(&self, skills: &[&Skill], out: &mut String) {
+        out.push_str(SKILLS_HEADER);
+        for skill in skills {
+            let description = skill.description.as_deref().unwrap_or("");
+            let _ = write!(
+                out,
+                "\n<skill name=\"{}\">\n{}\n</skill>\n",
+                escape_attribute(&skill.name),
+                escape_text(description.trim_end_matches('\n'))
+            );
+        }
+        out.push_str(SKILLS_FOOTER);
+    }
+
     fn render_section(&self, rules: &[&Rule], out: &mut String) {
         out.push_str(REFERENCE_HEADER);
         for rule in rules {
@@ -166,6 +205,31 @@ pub fn render(
     rulebook: &[&Rule],
     section: &dyn SectionRenderer,
 ) -> String {
+    render_with_skills(&[], always_apply, attached, rulebook, section)
+}
+
+/// [`render`] with the skills block first, as the original places it before the rules
+/// (behaviour.md §14); no block without skills.
+///
+/// ```
+/// use rulebook_prompt::{render_with_skills, ReferenceSection};
+/// # use rulebook_rule::*;
+/// let skill = Skill::new("pdf", "/p/pdf/SKILL.md", "…",
+///     SourceMeta::new("native", "Native", Level::Project, "/p/pdf/SKILL.md"))
+///     .with_description("Read PDF files");
+/// let text = render_with_skills(&[&skill], &[], &[], &[], &ReferenceSection);
+/// assert_eq!(text, "<skills>\n\
+///     Scan descriptions vs task domain. Skill covers output? Read `skill://<name>` first.\n\
+///     Relative paths in skill files resolve against the skill directory.\n\n\
+///     <skill name=\"pdf\">\nRead PDF files\n</skill>\n</skills>");
+/// ```
+pub fn render_with_skills(
+    skills: &[&Skill],
+    always_apply: &[AlwaysApplied<'_>],
+    attached: &[Attached<'_>],
+    rulebook: &[&Rule],
+    section: &dyn SectionRenderer,
+) -> String {
     // Sized once, from above: growing by doubling would hold the text twice while it is
     // copied (the contents of thousands of always-apply rules are megabytes), and the
     // pages reserved and never written are not resident.
@@ -184,12 +248,20 @@ pub fn render(
         )
         .chain(rulebook.iter().map(|rule| listed(rule)))
         .sum::<usize>();
+    let capacity = capacity
+        + skills
+            .iter()
+            .map(|s| 64 + s.name.len() + s.description.as_ref().map_or(0, String::len))
+            .sum::<usize>();
     let mut out = String::with_capacity(capacity);
     let separate = |out: &mut String| {
         if !out.is_empty() {
             out.push_str("\n\n");
         }
     };
+    if !skills.is_empty() {
+        section.render_skills(skills, &mut out);
+    }
     for always in always_apply {
         separate(&mut out);
         section.render_always(always, &mut out);
