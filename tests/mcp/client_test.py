@@ -128,7 +128,7 @@ async def session(project: Path, home: Path) -> None:
                                "a name with a control character")
 
             templates = (await s.list_resource_templates()).resource_templates
-            check([t.uri_template for t in templates] == ["rule://{name}"], "template rule://{name}")
+            check([t.uri_template for t in templates] == ["rule://{name}", "skill://{name}"], "templates rule://{name} and skill://{name}")
             ref = types.ResourceTemplateReference(uri="rule://{name}")
             comp = await s.complete(ref, {"name": "name", "value": "ty"})
             check(comp.completion.values == ["typescript"], f"complete ty -> {comp.completion.values}")

@@ -5,7 +5,9 @@
 //! What it serves, over stdio (`rulebook mcp`):
 //! - **resources**: every readable rule as `rule://<name>` (`text/markdown`, with its
 //!   description and size); `resources/read` returns the body exactly as `rulebook read`
-//!   does; the template `rule://{name}` completes names;
+//!   does; the template `rule://{name}` completes names; every skill as `skill://<name>`
+//!   (its whole `SKILL.md`; `skill://<name>/<path>` reads a file of its folder, as
+//!   `rulebook read` does), with the template `skill://{name}` (behaviour.md §14);
 //! - **prompt** `rules` (optional argument `paths`): the rules section of a system prompt,
 //!   the text `rulebook prompt` prints;
 //! - **tools** `rules_for_paths`, `explain`, `check`: structured results (with their JSON
@@ -52,7 +54,9 @@ use std::time::Duration;
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
 
-pub use server::{Changes, PROMPT, RulebookServer, ServeOptions, Snapshot, TEMPLATE};
+pub use server::{
+    Changes, PROMPT, RulebookServer, SKILL_TEMPLATE, ServeOptions, Snapshot, TEMPLATE,
+};
 pub use stdio::MAX_LINE;
 
 /// Serves over standard input and output until standard input closes. Discovery runs
@@ -184,6 +188,67 @@ mod tests {
                 .await
                 .unwrap();
         }
+    }
+
+    /// Skills are resources too (issue 30): listed after the rules, read whole through
+    /// `skill://NAME` and `skill://NAME/PATH`, refused as `rulebook read` refuses, and their
+    /// template completes names.
+    #[tokio::test]
+    async fn skills_are_resources() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let pdf = project.join(".agents/skills/pdf");
+        std::fs::create_dir_all(pdf.join("scripts")).unwrap();
+        std::fs::write(
+            pdf.join("SKILL.md"),
+            "---\nname: pdf\ndescription: Read PDF files\n---\nRun scripts/x.sh.\n",
+        )
+        .unwrap();
+        std::fs::write(pdf.join("scripts/x.sh"), "pdftotext\n").unwrap();
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .watch(false),
+        );
+        let (mut client, _session) = connect(server);
+        client.initialize().await;
+        let listed = client.call("resources/list", json!({})).await;
+        let resources = listed["result"]["resources"].as_array().unwrap();
+        assert_eq!(resources.len(), 1, "{listed}");
+        assert_eq!(resources[0]["uri"], "skill://pdf");
+        assert_eq!(resources[0]["description"], "Read PDF files");
+        let read = client
+            .call("resources/read", json!({"uri": "skill://pdf"}))
+            .await;
+        assert_eq!(
+            read["result"]["contents"][0]["text"],
+            "---\nname: pdf\ndescription: Read PDF files\n---\nRun scripts/x.sh.\n"
+        );
+        let script = client
+            .call("resources/read", json!({"uri": "skill://pdf/scripts/x.sh"}))
+            .await;
+        assert_eq!(script["result"]["contents"][0]["text"], "pdftotext\n");
+        assert_eq!(script["result"]["contents"][0]["mimeType"], "text/plain");
+        let refused = client
+            .call("resources/read", json!({"uri": "skill://pdf/../../x"}))
+            .await;
+        assert_eq!(refused["error"]["code"], -32002);
+        assert_eq!(
+            refused["error"]["message"],
+            "Path traversal (..) is not allowed in skill:// URLs"
+        );
+        let templates = client.call("resources/templates/list", json!({})).await;
+        assert_eq!(
+            templates["result"]["resourceTemplates"][1]["uriTemplate"],
+            SKILL_TEMPLATE
+        );
+        let completed = client
+            .call(
+                "completion/complete",
+                json!({"ref": {"type": "ref/resource", "uri": SKILL_TEMPLATE}, "argument": {"name": "name", "value": "skill://p"}}),
+            )
+            .await;
+        assert_eq!(completed["result"]["completion"]["values"], json!(["pdf"]));
     }
 
     /// A session over in-memory pipes: every handler answers from a temporary project, and

@@ -29,6 +29,16 @@ use crate::view::{self, MAX_PATHS, RuleResource};
 /// The resource template every rule is read through.
 pub const TEMPLATE: &str = "rule://{name}";
 
+/// The resource template of a skill (behaviour.md §14); `skill://{name}/<path>` reads a file
+/// of its folder.
+pub const SKILL_TEMPLATE: &str = "skill://{name}";
+
+/// Whether `uri` is a `skill://` URI (the scheme in any case).
+fn is_skill_uri(uri: &str) -> bool {
+    uri.get(..8)
+        .is_some_and(|s| s.eq_ignore_ascii_case("skill://"))
+}
+
 /// The one prompt the server offers.
 pub const PROMPT: &str = "rules";
 
@@ -473,6 +483,17 @@ impl ServerHandler for RulebookServer {
     ) -> Result<ListResourcesResult, ErrorData> {
         self.remember_peer(&ctx.peer);
         let snapshot = self.snapshot();
+        let skills = snapshot.book.skills().into_iter().map(|skill| {
+            let resource = Resource::new(view::skill_uri(&skill.name), skill.name.clone())
+                .with_mime_type("text/markdown");
+            match &skill.description {
+                Some(d) => resource.with_description(d.clone()),
+                None => resource.with_description(format!(
+                    "Skill from {}",
+                    snapshot.book.display_path(&skill.path)
+                )),
+            }
+        });
         Ok(ListResourcesResult::with_all_items(
             snapshot
                 .resources
@@ -486,6 +507,7 @@ impl ServerHandler for RulebookServer {
                         None => resource.with_description(format!("Rule from {}", r.path)),
                     }
                 })
+                .chain(skills)
                 .collect(),
         ))
     }
@@ -497,6 +519,23 @@ impl ServerHandler for RulebookServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         self.remember_peer(&ctx.peer);
         let snapshot = self.snapshot();
+        if is_skill_uri(&request.uri) {
+            return match snapshot.book.resolve_skill(&request.uri) {
+                Ok(resource) => Ok(ReadResourceResult::new(vec![
+                    ResourceContents::text(resource.content, request.uri.clone())
+                        .with_mime_type(resource.mime_type),
+                ])
+                .into()),
+                Err(err) => Err(ErrorData::resource_not_found(
+                    err.to_string()
+                        .lines()
+                        .map(escape)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    Some(json!({"uri": escape(&request.uri)})),
+                )),
+            };
+        }
         exact_uri(&request.uri)?;
         match snapshot.book.resolve(&request.uri) {
             Ok(resource) => Ok(ReadResourceResult::new(vec![
@@ -524,6 +563,11 @@ impl ServerHandler for RulebookServer {
             ResourceTemplate::new(TEMPLATE, "rule")
                 .with_description("A project rule by name (complete `name` for the list)")
                 .with_mime_type(rulebook::stages::protocol::CONTENT_TYPE),
+            ResourceTemplate::new(SKILL_TEMPLATE, "skill")
+                .with_description(
+                    "A skill's SKILL.md by name (complete `name`); skill://NAME/PATH reads a file of its folder",
+                )
+                .with_mime_type("text/markdown"),
         ]))
     }
 
@@ -536,6 +580,18 @@ impl ServerHandler for RulebookServer {
             Reference::Resource(r) if r.uri == TEMPLATE && request.argument.name == "name" => {
                 let snapshot = self.snapshot();
                 let (names, total) = view::complete(
+                    &snapshot.book,
+                    &request.argument.value,
+                    CompletionInfo::MAX_VALUES,
+                );
+                let more = total > names.len();
+                CompletionInfo::with_pagination(names, u32::try_from(total).ok(), more)
+            }
+            Reference::Resource(r)
+                if r.uri == SKILL_TEMPLATE && request.argument.name == "name" =>
+            {
+                let snapshot = self.snapshot();
+                let (names, total) = view::complete_skills(
                     &snapshot.book,
                     &request.argument.value,
                     CompletionInfo::MAX_VALUES,

@@ -55,6 +55,31 @@ pub fn resources(book: &Rulebook) -> Vec<RuleResource> {
         .collect()
 }
 
+/// `skill://<name>`, percent-encoded where needed.
+pub fn skill_uri(name: &str) -> String {
+    format!(
+        "skill://{}",
+        rulebook::stages::protocol::percent_encode(name)
+    )
+}
+
+/// The skill names completing `prefix` (with or without `skill://`), at most `limit`, in
+/// the catalog's order, and how many there were.
+pub fn complete_skills(book: &Rulebook, prefix: &str, limit: usize) -> (Vec<String>, usize) {
+    let prefix = prefix
+        .get(..8)
+        .filter(|s| s.eq_ignore_ascii_case("skill://"))
+        .map_or(prefix, |_| &prefix[8..]);
+    let names: Vec<String> = book
+        .skills()
+        .into_iter()
+        .filter(|s| s.name.starts_with(prefix))
+        .map(|s| s.name.clone())
+        .collect();
+    let total = names.len();
+    (names.into_iter().take(limit).collect(), total)
+}
+
 /// The names completing `prefix` (with or without `rule://`), at most `limit`, and
 /// whether there were more.
 pub fn complete(book: &Rulebook, prefix: &str, limit: usize) -> (Vec<String>, usize) {
