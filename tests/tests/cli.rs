@@ -806,7 +806,17 @@ fn skills_listed_read_and_checked() {
     insta::assert_snapshot!(run_below(
         "skills",
         cwd,
-        &["check", "--select", "skill-name,skill-description"]
+        &[
+            "check",
+            "--select",
+            "skill-name,skill-description,skill-content,unsupported-format"
+        ]
+    ));
+    // Slash commands and subagents are said not read.
+    insta::assert_snapshot!(run_below(
+        "skills",
+        "",
+        &["check", "--select", "unsupported-format"]
     ));
     // The prompt: the skills block before the rules, under both profiles.
     insta::assert_snapshot!(run_below("skills", cwd, &["prompt"]));

@@ -121,6 +121,15 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     (".cline/rules", "the Cline CLI"),
 ];
 
+/// Folders of other kinds a tool reads beside its rules and skills (issue 30): said, as
+/// information, to be not read.
+const NOT_RULES: &[(&str, &str)] = &[
+    (".claude/commands", "Claude Code's slash commands"),
+    (".claude/agents", "Claude Code's subagents"),
+    (".github/prompts", "GitHub Copilot's prompt files"),
+    (".github/agents", "GitHub Copilot's custom agents"),
+];
+
 /// Which findings to report, and whether warnings fail.
 #[derive(Debug, Clone, Default)]
 pub struct CheckOptions {
@@ -247,8 +256,19 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
 /// skill loaded, shadowed or not (each copy is a file someone may fix).
 fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
     use rulebook::stages::kit::skills::{MAX_DESCRIPTION, is_spec_name};
+    // One file reached through a link is said once: by its first path.
+    let mut seen: HashSet<PathBuf> = HashSet::new();
     for entry in book.all_skills() {
         let skill = &entry.item;
+        let real = skill
+            .source
+            .real_path
+            .clone()
+            .or_else(|| std::fs::canonicalize(&skill.path).ok())
+            .unwrap_or_else(|| skill.path.clone());
+        if !seen.insert(real) {
+            continue;
+        }
         let folder = skill.folder_name();
         let text = std::fs::read_to_string(&skill.path).unwrap_or_default();
         let provider = skill.source.provider_name.as_str();
@@ -273,6 +293,34 @@ fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
                 ),
             ));
         }
+        for link in missing_links(skill) {
+            findings.push(finding(
+                DiagnosticCode::SkillContent,
+                &skill.path,
+                None,
+                format!(
+                    "skill `{}` links to `{link}`, which is not in its folder",
+                    skill.name
+                ),
+            ));
+        }
+        if let rulebook::Status::Shadowed { by } | rulebook::Status::SameFile { by } = entry.status
+        {
+            let winner = &book.all_skills()[by].item;
+            let theirs = std::fs::read(&winner.path).unwrap_or_default();
+            if theirs != text.as_bytes() {
+                findings.push(finding(
+                    DiagnosticCode::SkillContent,
+                    &skill.path,
+                    None,
+                    format!(
+                        "skill `{}` is also {}, with other content: a tool that reads this folder gets this one, the others get that one",
+                        skill.name,
+                        book.display_path(&winner.path)
+                    ),
+                ));
+            }
+        }
         match skill.description.as_deref() {
             None => findings.push(finding(
                 DiagnosticCode::SkillDescription,
@@ -296,6 +344,35 @@ fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
             Some(_) => {}
         }
     }
+}
+
+/// The relative Markdown link targets of a skill's body (`[text](scripts/x.sh)`) that are
+/// not files or folders of its folder; URLs, anchors and absolute paths are not checked.
+fn missing_links(skill: &rulebook::Skill) -> Vec<String> {
+    let mut missing = Vec::new();
+    let body = &skill.content;
+    let mut rest: &str = body;
+    while let Some(at) = rest.find("](") {
+        let after = &rest[at + 2..];
+        let Some(end) = after.find(')') else {
+            break;
+        };
+        let target = after[..end].split_whitespace().next().unwrap_or("");
+        let target = target.split('#').next().unwrap_or("");
+        let external = target.is_empty()
+            || target.contains("://")
+            || target.starts_with("mailto:")
+            || target.starts_with('/')
+            || target.starts_with('<');
+        if !external
+            && !skill.folder().join(target).exists()
+            && !missing.iter().any(|m| m == target)
+        {
+            missing.push(target.to_owned());
+        }
+        rest = &after[end..];
+    }
+    missing
 }
 
 /// Whether `rule` is a Cursor rule, whose unquoted globs are Cursor's own format.
@@ -548,17 +625,25 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
 
 /// Rule files of formats rulebook does not read yet, in the project directory.
 fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
-    UNSUPPORTED
-        .iter()
-        .filter_map(|(rel, who)| {
-            let path = book.cwd().join(rel);
-            std::fs::symlink_metadata(&path).ok()?;
-            Some(finding(
-                DiagnosticCode::UnsupportedFormat,
-                &path,
-                None,
-                format!("{rel} is read by {who}; rulebook does not read this format yet, so its rules are not in this report"),
-            ))
-        })
-        .collect()
+    let formats = UNSUPPORTED.iter().filter_map(|(rel, who)| {
+        let path = book.cwd().join(rel);
+        std::fs::symlink_metadata(&path).ok()?;
+        Some(finding(
+            DiagnosticCode::UnsupportedFormat,
+            &path,
+            None,
+            format!("{rel} is read by {who}; rulebook does not read this format yet, so its rules are not in this report"),
+        ))
+    });
+    let not_rules = NOT_RULES.iter().filter_map(|(rel, what)| {
+        let path = book.cwd().join(rel);
+        std::fs::symlink_metadata(&path).ok()?;
+        Some(finding(
+            DiagnosticCode::UnsupportedFormat,
+            &path,
+            None,
+            format!("{rel} holds {what}: neither rules nor skills, so rulebook does not read it"),
+        ))
+    });
+    formats.chain(not_rules).collect()
 }

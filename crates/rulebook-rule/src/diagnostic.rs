@@ -84,6 +84,9 @@ pub enum DiagnosticCode {
     SkillName,
     /// A skill has no description (a model cannot choose it), or one over 1,024 characters.
     SkillDescription,
+    /// A skill links to a file of its folder that does not exist, or one name stands for
+    /// skills of different content in several folders.
+    SkillContent,
 }
 
 /// One problem found while loading, with where it is.
@@ -138,6 +141,7 @@ impl DiagnosticCode {
             Self::OverToolBudget => "over-tool-budget",
             Self::SkillName => "skill-name",
             Self::SkillDescription => "skill-description",
+            Self::SkillContent => "skill-content",
         }
     }
 
@@ -170,6 +174,7 @@ impl DiagnosticCode {
         Self::OverToolBudget,
         Self::SkillName,
         Self::SkillDescription,
+        Self::SkillContent,
     ];
 
     /// The code named `name` (its kebab-case name).
