@@ -2,6 +2,8 @@
 //! `codex debug prompt-input`): one file per directory from the project root down to `cwd`,
 //! a byte budget spent root first, the user file outside the budget.
 
+pub mod catalog;
+
 use std::path::PathBuf;
 
 use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
