@@ -702,6 +702,18 @@ macro_rules! host_snapshot {
 }
 
 host_snapshot!(
+    as_codex_skills_budget,
+    "codex-skills-budget",
+    "r/sub",
+    ["list", "--as", "codex"]
+);
+host_snapshot!(
+    as_codex_skills,
+    "codex-skills",
+    "r/sub",
+    ["list", "--json", "--as", "codex"]
+);
+host_snapshot!(
     as_codex_list_cut,
     "codex-budget",
     "r/a/b",

@@ -160,6 +160,21 @@ pub struct Golden {
     pub files: Vec<GoldenFile>,
     /// The text, in the tool's wrapping.
     pub text: String,
+    /// The skills its catalog lists at start, in its order, with the description as listed
+    /// (behaviour.md §14); none for a tool whose skills are not recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<GoldenSkill>,
+}
+
+/// One skill a tool's catalog lists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoldenSkill {
+    /// Its name.
+    pub name: String,
+    /// Its description, as listed (cut where the tool's budget cut it).
+    pub description: String,
+    /// Its `SKILL.md`, relative to the tree.
+    pub path: String,
 }
 
 /// Where the golden file of `host` at `cwd` lives in a case folder.
@@ -203,5 +218,15 @@ pub fn golden_of(view: &HostView, root: &Path, cwd: &str) -> Golden {
             })
             .collect(),
         text: redact(root, &view.prompt),
+        skills: view
+            .skills
+            .iter()
+            .filter(|s| s.status != crate::SkillStatus::Omitted)
+            .map(|s| GoldenSkill {
+                name: s.name.clone(),
+                description: s.description.clone(),
+                path: relative(root, &s.path),
+            })
+            .collect(),
     }
 }

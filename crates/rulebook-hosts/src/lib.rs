@@ -50,7 +50,9 @@ pub mod fixture;
 use std::path::{Path, PathBuf};
 
 pub(crate) use rulebook_kit::host::util;
-pub use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Status};
+pub use rulebook_kit::host::{
+    Host, HostFile, HostOptions, HostSkill, HostView, Scope, SkillStatus, Status,
+};
 
 /// What `host` loads when started in `options.cwd()` by the user of `options.home()`.
 pub fn emulate(host: Host, options: &HostOptions) -> HostView {

@@ -256,6 +256,37 @@ pub struct HostFile {
     pub outside: Option<PathBuf>,
 }
 
+/// One skill as a tool lists it at start (behaviour.md §14).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HostSkill {
+    /// Its name, as the tool lists it.
+    pub name: String,
+    /// Its description as listed (shortened where the tool's budget cut it).
+    pub description: String,
+    /// Its `SKILL.md`, as the tool names it.
+    pub path: PathBuf,
+    /// Where it comes from.
+    pub scope: Scope,
+    /// Whether the catalog lists it, and how.
+    #[serde(flatten)]
+    pub status: SkillStatus,
+}
+
+/// What a tool's catalog does with one skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum SkillStatus {
+    /// Listed with its whole description.
+    Listed,
+    /// Listed, its description cut by the tool's budget.
+    Shortened {
+        /// The description's length as written, in characters.
+        from: usize,
+    },
+    /// Left out of the catalog: the tool's budget had no room.
+    Omitted,
+}
+
 /// What one tool loads in one directory.
 #[derive(Debug, Clone, Serialize)]
 pub struct HostView {
@@ -269,6 +300,10 @@ pub struct HostView {
     pub prompt: String,
     /// Caveats of this emulation for this tree (an order the tool does not fix, ...).
     pub notes: Vec<String>,
+    /// The skills the tool lists at start, in its catalog's order, then the ones its budget
+    /// left out (behaviour.md §14); empty for a tool whose skills are not emulated yet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<HostSkill>,
 }
 
 impl HostView {
@@ -279,6 +314,7 @@ impl HostView {
             files: Vec::new(),
             prompt: String::new(),
             notes: Vec::new(),
+            skills: Vec::new(),
         }
     }
 

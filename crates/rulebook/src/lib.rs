@@ -76,7 +76,8 @@ pub use rulebook_discover::{
     SkillError, SkillResource,
 };
 pub use rulebook_hosts::{
-    Host, HostFile, HostOptions, HostView, Scope as HostScope, Status as HostStatus, emulate,
+    Host, HostFile, HostOptions, HostSkill, HostView, Scope as HostScope,
+    SkillStatus as HostSkillStatus, Status as HostStatus, emulate,
 };
 pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use rulebook_hosts::Host;
-use rulebook_hosts::fixture::{Case, Golden, GoldenFile, golden_path, redact, relative};
+use rulebook_hosts::fixture::{
+    Case, Golden, GoldenFile, GoldenSkill, golden_path, redact, relative,
+};
 
 fn main() -> ExitCode {
     match run() {
@@ -207,12 +209,26 @@ fn normalize(
     if host == Host::Claude {
         text = claude_entries(&text);
     }
+    let skills = value["skills"]
+        .as_array()
+        .map(|skills| {
+            skills
+                .iter()
+                .map(|s| GoldenSkill {
+                    name: s["name"].as_str().unwrap_or_default().to_owned(),
+                    description: s["description"].as_str().unwrap_or_default().to_owned(),
+                    path: relative(root, Path::new(s["path"].as_str().unwrap_or_default())),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Golden {
         host: host.id().to_string(),
         version: host.version().unwrap_or_default().to_string(),
         cwd: cwd.to_string(),
         files,
         text: redact(root, &text),
+        skills,
     })
 }
 

@@ -161,6 +161,8 @@ pub(crate) fn list(place: &Place<'_>, host: Host, json: bool) -> String {
             #[serde(flatten)]
             head: JsonHead<'a>,
             files: Vec<JsonFile<'a>>,
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            skills: &'a [rulebook::HostSkill],
             notes: &'a [String],
         }
         let files = view
@@ -177,6 +179,7 @@ pub(crate) fn list(place: &Place<'_>, host: Host, json: bool) -> String {
         return to_json(&List {
             head: JsonHead::new(host, place.cwd),
             files,
+            skills: &view.skills,
             notes: &view.notes,
         });
     }
@@ -213,6 +216,26 @@ pub(crate) fn list(place: &Place<'_>, host: Host, json: bool) -> String {
         out.push_str(&format!(
             "{later} more when it touches files they cover (explain --as {host}).\n"
         ));
+    }
+    if !view.skills.is_empty() {
+        out.push_str(&format!("{} lists these skills at start:\n", heading(host)));
+        for skill in &view.skills {
+            let how = match skill.status {
+                rulebook::HostSkillStatus::Listed => String::new(),
+                rulebook::HostSkillStatus::Shortened { from } => format!(
+                    "  (description cut to {} of {from} characters by its budget)",
+                    skill.description.chars().count()
+                ),
+                rulebook::HostSkillStatus::Omitted => {
+                    "  (left out: its budget has no room)".to_owned()
+                }
+            };
+            out.push_str(&format!(
+                "  {}  {}{how}\n",
+                escape(&skill.name),
+                escape(&place.show(&skill.path))
+            ));
+        }
     }
     for note in &view.notes {
         out.push_str(&format!("note: {}\n", escape(note)));

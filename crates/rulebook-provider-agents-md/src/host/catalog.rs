@@ -13,6 +13,12 @@ pub const CONTEXT_WINDOW_PERCENT: usize = 2;
 /// before any budget is applied.
 pub const MAX_DESCRIPTION: usize = 1_024;
 
+/// `SKILLS_INTRO_WITH_ABSOLUTE_PATHS`: the catalog's intro when paths are written whole.
+const INTRO_ABSOLUTE: &str = "A skill is a set of instructions provided through a `SKILL.md` source. Below is the list of skills that can be used. Each entry includes a name, description, and source locator. `file` locators are on the host filesystem, `environment resource` locators are owned by an execution environment, `orchestrator resource` locators are opaque non-filesystem resources, and `custom resource` locators use their provider's access mechanism.";
+
+/// `SKILLS_INTRO_WITH_ALIASES`: the intro when paths are `rN/…` of a roots table.
+const INTRO_ALIASES: &str = "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.";
+
 /// One skill as the catalog lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -20,7 +26,7 @@ pub struct Entry {
     pub name: String,
     /// Its description, whitespace collapsed.
     pub description: String,
-    /// The path shown (`/abs/SKILL.md`).
+    /// The path shown (`/abs/SKILL.md`, or `r0/pdf/SKILL.md` under a roots table).
     pub path: String,
 }
 
@@ -38,10 +44,95 @@ pub enum Fate {
 /// The catalog: the lines written, in order, and each entry's fate (in the entries' order).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Catalog {
+    /// The roots table (lines such as ``- `r0` = `/abs` ``), empty when paths are written whole.
+    pub roots: Vec<String>,
     /// The lines, without their newlines.
     pub lines: Vec<String>,
     /// Each entry's fate.
     pub fates: Vec<Fate>,
+}
+
+impl Catalog {
+    fn included(&self) -> usize {
+        self.fates.iter().filter(|f| **f != Fate::Omitted).count()
+    }
+
+    /// The description characters the budget took away (Codex's `truncated_description_chars`).
+    fn truncated(&self, entries: &[Entry]) -> usize {
+        entries
+            .iter()
+            .zip(&self.fates)
+            .map(|(e, f)| match f {
+                Fate::Whole => 0,
+                Fate::Shortened(n) => e.description.chars().count() - n,
+                Fate::Omitted => e.description.chars().count(),
+            })
+            .sum()
+    }
+}
+
+/// The catalog's body as Codex writes it around the lines (`render_available_skills_body`).
+fn body(roots: &[String], lines: &[String]) -> String {
+    let mut all = vec!["## Skills".to_owned()];
+    if roots.is_empty() {
+        all.push(INTRO_ABSOLUTE.to_owned());
+    } else {
+        all.push(INTRO_ALIASES.to_owned());
+        all.push("### Skill roots".to_owned());
+        all.extend(roots.iter().cloned());
+    }
+    all.push("### Available skills".to_owned());
+    all.extend(lines.iter().cloned());
+    format!("\n{}\n", all.join("\n"))
+}
+
+/// What a roots table costs over writing paths whole (`aliased_metadata_overhead_cost`).
+fn table_cost(roots: &[String], in_tokens: bool) -> usize {
+    cost(&body(roots, &[]), in_tokens).saturating_sub(cost(&body(&[], &[]), in_tokens))
+}
+
+/// The catalog Codex writes (`render_available_skills`): paths whole when everything fits
+/// whole; else also with the roots table (`roots`, the lines' paths in `aliased`), which is
+/// kept when it lists more skills, or cuts fewer description characters, or costs less.
+pub fn render_best(
+    entries: &[Entry],
+    aliased: &[Entry],
+    roots: &[String],
+    limit: usize,
+    in_tokens: bool,
+) -> Catalog {
+    let absolute = render(entries, limit, in_tokens);
+    if absolute.fates.iter().all(|f| *f == Fate::Whole) {
+        return absolute;
+    }
+    let extra = table_cost(roots, in_tokens);
+    if roots.is_empty() || extra >= limit {
+        return absolute;
+    }
+    let mut with_roots = render(aliased, limit - extra, in_tokens);
+    with_roots.roots = roots.to_vec();
+    let spent = |c: &Catalog| {
+        (if c.roots.is_empty() { 0 } else { extra })
+            + c.lines
+                .iter()
+                .map(|l| line_cost(l, in_tokens))
+                .sum::<usize>()
+    };
+    let better = match with_roots.included().cmp(&absolute.included()) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => {
+            match with_roots
+                .truncated(aliased)
+                .cmp(&absolute.truncated(entries))
+            {
+                std::cmp::Ordering::Less => true,
+                std::cmp::Ordering::Greater => false,
+                std::cmp::Ordering::Equal => spent(&with_roots) < spent(&absolute),
+            }
+        }
+    };
+    if better { with_roots } else { absolute }
 }
 
 /// The budget for a context window of `tokens` (None: unknown): 2% of it in tokens, at
@@ -75,6 +166,11 @@ pub fn precut(description: &str) -> String {
     }
 }
 
+/// A line's cost with its newline (`line_cost`).
+fn line_cost(line: &str, in_tokens: bool) -> usize {
+    cost(&format!("{line}\n"), in_tokens)
+}
+
 fn line(entry: &Entry, description: &str) -> String {
     if description.is_empty() {
         format!("- {}: (file: {})", entry.name, entry.path)
@@ -93,22 +189,23 @@ fn line(entry: &Entry, description: &str) -> String {
 ///    does not fit is left out and the next ones still tried).
 pub fn render(entries: &[Entry], limit: usize, in_tokens: bool) -> Catalog {
     let whole: Vec<String> = entries.iter().map(|e| line(e, &e.description)).collect();
-    let whole_cost: usize = whole.iter().map(|l| cost(l, in_tokens) + 1).sum();
+    let whole_cost: usize = whole.iter().map(|l| line_cost(l, in_tokens)).sum();
     if whole_cost <= limit {
         return Catalog {
+            roots: Vec::new(),
             lines: whole,
             fates: vec![Fate::Whole; entries.len()],
         };
     }
     let bare: Vec<String> = entries.iter().map(|e| line(e, "")).collect();
-    let bare_cost: usize = bare.iter().map(|l| cost(l, in_tokens) + 1).sum();
+    let bare_cost: usize = bare.iter().map(|l| line_cost(l, in_tokens)).sum();
     if bare_cost <= limit {
         let chars: Vec<Vec<char>> = entries
             .iter()
             .map(|e| e.description.chars().collect())
             .collect();
         let mut taken = vec![0usize; entries.len()];
-        let mut costs: Vec<usize> = bare.iter().map(|l| cost(l, in_tokens) + 1).collect();
+        let mut costs: Vec<usize> = bare.iter().map(|l| line_cost(l, in_tokens)).collect();
         let mut total = bare_cost;
         loop {
             let mut changed = false;
@@ -117,7 +214,7 @@ pub fn render(entries: &[Entry], limit: usize, in_tokens: bool) -> Catalog {
                     continue;
                 }
                 let next: String = chars[i][..=taken[i]].iter().collect();
-                let next_cost = cost(&line(entry, &next), in_tokens) + 1;
+                let next_cost = line_cost(&line(entry, &next), in_tokens);
                 if total - costs[i] + next_cost <= limit {
                     total = total - costs[i] + next_cost;
                     costs[i] = next_cost;
@@ -140,13 +237,17 @@ pub fn render(entries: &[Entry], limit: usize, in_tokens: bool) -> Catalog {
                 Fate::Shortened(taken[i])
             });
         }
-        return Catalog { lines, fates };
+        return Catalog {
+            roots: Vec::new(),
+            lines,
+            fates,
+        };
     }
     let mut lines = Vec::new();
     let mut fates = Vec::new();
     let mut used = 0;
     for (i, entry) in entries.iter().enumerate() {
-        let c = cost(&bare[i], in_tokens) + 1;
+        let c = line_cost(&bare[i], in_tokens);
         if used + c <= limit {
             used += c;
             lines.push(bare[i].clone());
@@ -159,7 +260,11 @@ pub fn render(entries: &[Entry], limit: usize, in_tokens: bool) -> Catalog {
             fates.push(Fate::Omitted);
         }
     }
-    Catalog { lines, fates }
+    Catalog {
+        roots: Vec::new(),
+        lines,
+        fates,
+    }
 }
 
 #[cfg(test)]

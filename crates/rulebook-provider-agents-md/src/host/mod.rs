@@ -3,6 +3,7 @@
 //! a byte budget spent root first, the user file outside the budget.
 
 pub mod catalog;
+pub mod skills;
 
 use std::path::PathBuf;
 
@@ -128,5 +129,6 @@ pub fn emulate(options: &HostOptions) -> HostView {
             cwd.display()
         );
     }
+    skills::add(&mut view, cwd, options.home());
     view
 }
