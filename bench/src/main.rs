@@ -128,6 +128,21 @@ fn main() -> ExitCode {
         applicable(tree, &mut rows);
     }
     ttsr(quick, &mut rows);
+    if let (Some(spec), Some(bin)) = (flag("--skills"), flag("--rulebook")) {
+        let mut parts = spec.splitn(3, '=');
+        if let (Some(Ok(n)), Some(dir), Some(Ok(bytes))) = (
+            parts.next().map(str::parse::<usize>),
+            parts.next(),
+            parts.next().map(str::parse::<u64>),
+        ) {
+            let tree = Tree {
+                rules: n,
+                dir: PathBuf::from(dir),
+                bytes,
+            };
+            skills(&tree, Path::new(&bin), &mut rows);
+        }
+    }
 
     println!("| metric | value | target | |\n|---|---|---|---|");
     for row in &rows {
@@ -400,6 +415,69 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
         });
         rows.push(Row {
             metric: format!("`rulebook list --json` as a process, {} rules", tree.rules),
+            value: ms(d),
+            target: String::new(),
+            pass: None,
+        });
+    }
+}
+
+/// Issue 30: a tree of 1,000 skills (its `rules` is the count): discovery in process against
+/// the floor (the same tree walked and every file read, in the same run), and `rulebook
+/// skills --json`, `read skill://…` and `list --as codex` (Codex's catalog under its budget)
+/// as processes.
+fn skills(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
+    let book = discover(&tree.dir);
+    let listed = book.skills().len();
+    let all = book.all_skills().len();
+    let d = time(21, || discover(&tree.dir).skills().len());
+    let floor = time(21, || floor_read(&tree.dir));
+    rows.push(Row {
+        metric: format!(
+            "discover, {} skills ({all} loaded, {listed} listed, {} KiB), warm median",
+            tree.rules,
+            tree.bytes / 1024
+        ),
+        value: format!(
+            "{} ({:.2}× the floor, {})",
+            ms(d),
+            d.as_secs_f64() / floor.as_secs_f64(),
+            ms(floor)
+        ),
+        target: String::new(),
+        pass: None,
+    });
+    let first = book
+        .skills()
+        .first()
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    for (what, args) in [
+        (
+            "`rulebook skills --json`",
+            vec!["skills".to_owned(), "--json".to_owned()],
+        ),
+        (
+            "`rulebook read skill://NAME`",
+            vec!["read".to_owned(), format!("skill://{first}")],
+        ),
+        (
+            "`rulebook list --as codex`",
+            vec!["list".to_owned(), "--as".to_owned(), "codex".to_owned()],
+        ),
+    ] {
+        let d = time(9, || {
+            Command::new(bin)
+                .args(&args)
+                .arg("-C")
+                .arg(tree.dir.join("project"))
+                .arg("--home")
+                .arg(tree.dir.join("home"))
+                .output()
+                .map_or(0, |o| o.stdout.len())
+        });
+        rows.push(Row {
+            metric: format!("{what} as a process, {} skills", tree.rules),
             value: ms(d),
             target: String::new(),
             pass: None,

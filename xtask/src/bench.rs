@@ -30,6 +30,9 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
             .map_err(|e| format!("writing {}: {e}", dir.display()))?;
         tree_args.push(format!("{n}={}={bytes}", dir.display()));
     }
+    let skills = trees.join("skills1000");
+    let (_, skill_bytes) = synth::write_skills(&skills, 1000, 42)
+        .map_err(|e| format!("writing {}: {e}", skills.display()))?;
     run(
         "build",
         cargo().args([
@@ -56,6 +59,8 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
         .arg("--corpus")
         .arg(root().join("../shared/corpus"));
     cmd.arg("--monorepo").arg(&monorepo);
+    cmd.arg("--skills")
+        .arg(format!("1000={}={skill_bytes}", skills.display()));
     if quick {
         cmd.arg("--quick");
     }

@@ -53,6 +53,7 @@ commands:
   ci                              fmt --check, clippy -D warnings, tests (CI=true),
                                   unreferenced snapshots, docs
   gen-tree --rules N --out DIR    write a synthetic rule tree (DIR/project, DIR/home)
+  gen-tree --skills N --out DIR   the same with N skills (SKILL.md folders)
   bench [--quick]                 generate trees (10..10,000 rules), build in release,
                                   run the benchmarks, print the table
   fuzz [--seconds S] [TARGET...]  time-boxed random testing of frontmatter, protocol,
@@ -109,6 +110,17 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 }
 
 fn gen_tree(args: &[String]) -> Result<(), String> {
+    if let Some(skills) = flag(args, "--skills") {
+        let skills: usize = skills.parse().map_err(|e| format!("--skills: {e}"))?;
+        let out = PathBuf::from(flag(args, "--out").ok_or("gen-tree needs --out DIR")?);
+        let (files, bytes) = synth::write_skills(&out, skills, 42)
+            .map_err(|e| format!("writing {}: {e}", out.display()))?;
+        eprintln!(
+            "xtask: wrote {files} skills ({bytes} bytes) under {}",
+            out.display()
+        );
+        return Ok(());
+    }
     let rules: usize = flag(args, "--rules")
         .ok_or("gen-tree needs --rules N")?
         .parse()

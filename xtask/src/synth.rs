@@ -180,6 +180,45 @@ pub(crate) fn write_tree(out: &Path, rules: usize, seed: u64) -> std::io::Result
 /// at the root too). A `.git` directory marks the root; `.gitignore` names `dist/` and
 /// `node_modules/` (so a plain `fd` skips them as rulebook does). Returns the files
 /// written.
+/// A tree of `skills` skills (`out/project`, `out/home`): folders with a `SKILL.md` in the
+/// tools' skills folders (`.agents/skills`, `.claude/skills`, `.xcsh/skills`, the user's
+/// `.xcsh/agent/skills`), a name each (a few shared, so some are shadowed), a description
+/// and a body. Returns the files written and their bytes.
+pub(crate) fn write_skills(out: &Path, skills: usize, seed: u64) -> std::io::Result<(usize, u64)> {
+    let mut rng = Rng::new(seed);
+    let _ = fs::remove_dir_all(out);
+    let project = out.join("project");
+    let home = out.join("home");
+    fs::create_dir_all(&project)?;
+    fs::create_dir_all(&home)?;
+    let mut bytes = 0u64;
+    for i in 0..skills {
+        let root = match rng.below(100) {
+            0..40 => project.join(".agents/skills"),
+            40..70 => project.join(".claude/skills"),
+            70..90 => project.join(".xcsh/skills"),
+            _ => home.join(".xcsh/agent/skills"),
+        };
+        // One in twenty reuses an earlier name: shadowed in the union view.
+        let name = if i > 0 && rng.chance(5) {
+            format!("skill-{}", rng.below(i))
+        } else {
+            format!("skill-{i}")
+        };
+        let dir = root.join(&name);
+        fs::create_dir_all(&dir)?;
+        let words = 8 + rng.below(20);
+        let description = sentence(&mut rng, words);
+        let text = format!(
+            "---\nname: {name}\ndescription: {description}\n---\n{}",
+            body(&mut rng)
+        );
+        bytes += text.len() as u64;
+        fs::write(dir.join("SKILL.md"), text)?;
+    }
+    Ok((skills, bytes))
+}
+
 pub(crate) fn write_monorepo(dir: &Path, files: usize, nested: usize) -> std::io::Result<usize> {
     let mut rng = Rng::new(7);
     let root = dir.join("project");

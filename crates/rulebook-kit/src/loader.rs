@@ -77,7 +77,7 @@ impl FileLoader {
         &self.mechanisms
     }
 
-    fn read_options(&self, level: Level, project_root: Option<&Path>) -> ReadOptions {
+    pub(crate) fn read_options(&self, level: Level, project_root: Option<&Path>) -> ReadOptions {
         ReadPolicy::Union(self.mechanisms).options(level, project_root)
     }
 
@@ -300,7 +300,7 @@ impl FileLoader {
         Some(MemoryFile { index, one_import })
     }
 
-    fn load_one(
+    pub(crate) fn load_one(
         &self,
         reader: &mut RuleReader,
         path: PathBuf,

@@ -77,13 +77,37 @@ impl FileLoader {
             .collect();
         folders.sort();
         let mut rules = LoadResult::<Rule>::default();
+        // One reader and one set of options for the folder: its buffer is reused.
+        let mut reader = rulebook_fs::RuleReader::new();
+        let options = self.read_options(level, project_root);
         for folder in folders {
             let path = folder.join("SKILL.md");
             let folder_name = folder
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-            let Some(i) = self.load_file(&path, &folder_name, level, project_root, &mut rules)
-            else {
+            match std::fs::symlink_metadata(&path) {
+                Ok(_) => {}
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(err) => {
+                    out.diagnostics.push(
+                        Diagnostic::warning(
+                            DiagnosticCode::ReadFailed,
+                            format!("Failed to read file: {} ({err})", path.display()),
+                        )
+                        .with_path(&path),
+                    );
+                    continue;
+                }
+            }
+            let Some(i) = self.load_one(
+                &mut reader,
+                path.clone(),
+                folder_name.clone(),
+                level,
+                &options,
+                &mut rules,
+            ) else {
+                out.diagnostics.append(&mut rules.diagnostics);
                 continue;
             };
             let rule = rules.items.swap_remove(i);
