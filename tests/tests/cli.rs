@@ -824,6 +824,9 @@ fn skills_listed_read_and_checked() {
             "skill-name,skill-description,skill-content,unsupported-format"
         ]
     ));
+    // Why each skill of a name is or is not seen.
+    insta::assert_snapshot!(run_below("skills", "", &["explain", "pdf"]));
+    insta::assert_snapshot!(run_below("skills", cwd, &["explain", "deploy"]));
     // Slash commands and subagents are said not read.
     insta::assert_snapshot!(run_below(
         "skills",

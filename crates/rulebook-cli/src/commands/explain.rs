@@ -272,10 +272,81 @@ fn all(out: &mut Printer<'_>, bucket: Option<Landed>, provider: Option<&str>) ->
     ExitCode::SUCCESS
 }
 
+/// One `SKILL.md` of a name, and what became of it (`explain NAME` for a skill).
+#[derive(serde::Serialize)]
+struct SkillFate {
+    provider: String,
+    path: String,
+    level: &'static str,
+    fate: String,
+}
+
+/// `explain NAME` for a skill (no rule has the name): every `SKILL.md` of that name, in
+/// provider order, with what became of it and why (behaviour.md §14).
+fn skill(out: &mut Printer<'_>, name: &str) -> Option<ExitCode> {
+    let book = out.book;
+    let all = book.all_skills();
+    let entries: Vec<&rulebook::Entry<rulebook::Skill>> =
+        all.iter().filter(|e| e.item.name == name).collect();
+    if entries.is_empty() {
+        return None;
+    }
+    let fates: Vec<SkillFate> = entries
+        .iter()
+        .map(|e| {
+            let fate = match &e.status {
+                rulebook::Status::Active => format!(
+                    "listed in the prompt's skills block; read it with skill://{}",
+                    rulebook::stages::protocol::percent_encode(name)
+                ),
+                rulebook::Status::Shadowed { by } => format!(
+                    "shadowed: {} ({}) has the name first (provider priority, then nearer folders first)",
+                    all[*by].provider,
+                    out.show(&all[*by].item.path)
+                ),
+                rulebook::Status::SameFile { by } => format!(
+                    "the same file as {} ({}), reached through a link",
+                    all[*by].provider,
+                    out.show(&all[*by].item.path)
+                ),
+                rulebook::Status::Invalid { reason } => format!("invalid: {reason}"),
+            };
+            SkillFate {
+                provider: e.provider.clone(),
+                path: out.show(&e.item.path),
+                level: match e.item.source.level {
+                    rulebook::Level::User => "user",
+                    rulebook::Level::Project => "project",
+                },
+                fate,
+            }
+        })
+        .collect();
+    if out.json {
+        out.json(&serde_json::json!({"skill": name, "files": fates}));
+    } else {
+        let _ = writeln!(out.text, "skill {}:", escape(name));
+        for f in &fates {
+            let _ = writeln!(
+                out.text,
+                "  {} ({}, {}): {}",
+                escape(&f.path),
+                escape(&f.provider),
+                f.level,
+                escape(&f.fate)
+            );
+        }
+    }
+    Some(ExitCode::SUCCESS)
+}
+
 fn one(out: &mut Printer<'_>, name: &str) -> ExitCode {
     let book = out.book;
     let files: Vec<FileFate<'_>> = book.files().filter(|f| f.rule.name == name).collect();
     if files.is_empty() {
+        if let Some(code) = skill(out, name) {
+            return code;
+        }
         let mut known: Vec<&str> = book.all().iter().map(|e| e.item.name.as_str()).collect();
         known.sort_unstable();
         known.dedup();
