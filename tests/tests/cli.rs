@@ -714,6 +714,12 @@ host_snapshot!(
     ["list", "--json", "--as", "codex"]
 );
 host_snapshot!(
+    as_gemini_skills,
+    "gemini-skills",
+    "w",
+    ["list", "--as", "gemini"]
+);
+host_snapshot!(
     as_codex_list_cut,
     "codex-budget",
     "r/a/b",

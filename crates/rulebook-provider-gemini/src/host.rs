@@ -105,6 +105,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
         }
     }
     view.prompt = blocks.join("\n\n");
+    add_skills(&mut view, cwd, options.home());
     view
 }
 
@@ -296,4 +297,97 @@ fn process_imports(
     }
     out.push_str(&content[last..]);
     out
+}
+
+/// The skills Gemini CLI 0.61.0 lists (`packages/core/src/skills/skillManager.ts`
+/// `discoverSkills`, `skillLoader.ts` `loadSkillsFromDir`, at 5411f11; its core run offline
+/// by the oracle): `~/.gemini/skills`, `~/.agents/skills`, then, in a trusted folder, the
+/// working directory's `.gemini/skills` and `.agents/skills`; in each, `SKILL.md` at the top
+/// and one folder down (hidden folders and `node_modules` passed over, links followed and
+/// shown at the link's path); `name` and `description` both required (empty allowed), the
+/// characters `: \ / < > * ? " |` of a name written `-`; a later skill of a name replaces
+/// the earlier one in its place. The built-in skills are not emulated.
+fn add_skills(view: &mut HostView, cwd: &Path, home: &Path) {
+    let roots = [
+        (home.join(".gemini/skills"), Scope::User),
+        (home.join(".agents/skills"), Scope::User),
+        (cwd.join(".gemini/skills"), Scope::Project),
+        (cwd.join(".agents/skills"), Scope::Project),
+    ];
+    let mut skills: Vec<rulebook_kit::host::HostSkill> = Vec::new();
+    let mut several = false;
+    for (root, scope) in roots {
+        if !util::is_dir(&root) {
+            continue;
+        }
+        let mut files = Vec::new();
+        let top = root.join("SKILL.md");
+        if util::is_file(&top) {
+            files.push(top);
+        }
+        for entry in util::entries(&root) {
+            let hidden = entry
+                .file_name()
+                .is_some_and(|n| n.as_encoded_bytes().starts_with(b".") || n == "node_modules");
+            let file = entry.join("SKILL.md");
+            if !hidden && util::is_dir(&entry) && util::is_file(&file) {
+                files.push(file);
+            }
+        }
+        files.sort();
+        let mut found = 0;
+        for file in files {
+            let Some((name, description)) = skill_of(&file) else {
+                continue;
+            };
+            found += 1;
+            let skill = rulebook_kit::host::HostSkill {
+                name,
+                description,
+                path: file,
+                scope,
+                status: rulebook_kit::host::SkillStatus::Listed,
+            };
+            match skills.iter_mut().find(|s| s.name == skill.name) {
+                Some(earlier) => *earlier = skill,
+                None => skills.push(skill),
+            }
+        }
+        several |= found > 1;
+    }
+    if skills.iter().any(|s| s.scope == Scope::Project) {
+        view.notes.push(
+            "the working directory's skills are read in a trusted folder only (Gemini CLI asks; GEMINI_CLI_TRUST_WORKSPACE=true trusts it)".to_owned(),
+        );
+    }
+    if several {
+        view.notes.push(
+            "Gemini CLI lists the skills of one folder in the order the file system lists them (a glob); shown by path here".to_owned(),
+        );
+    }
+    view.skills = skills;
+}
+
+/// A `SKILL.md`'s name and description as Gemini CLI reads them, or `None` when it skips
+/// the file (no frontmatter, or `name` or `description` missing).
+fn skill_of(path: &Path) -> Option<(String, String)> {
+    let text = util::read_text(path)?;
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))?;
+    if !rest.lines().any(|l| l == "---") {
+        return None;
+    }
+    let (frontmatter, _) = util::frontmatter(&text);
+    let string = |key: &str| match frontmatter.get(key) {
+        Some(rulebook_kit::frontmatter::Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let name = string("name")?;
+    let description = string("description")?;
+    let name: String = name
+        .chars()
+        .map(|c| if ":\\/<>*?\"|".contains(c) { '-' } else { c })
+        .collect();
+    Some((name, description))
 }

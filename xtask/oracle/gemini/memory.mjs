@@ -18,6 +18,7 @@ const BUNDLE = path.join(process.env.ORACLE_CACHE, 'gemini/node_modules/@google/
 const CORE = path.join(BUNDLE, 'chunk-JDPZ4CE3.js');
 const core = await import(CORE);
 const {
+  SkillManager,
   MemoryContextManager, Config, Storage, SimpleExtensionLoader, WorkspaceContext,
   DEFAULT_CONTEXT_FILENAME, getAllGeminiMdFilenames, setGeminiMdFilename, resetGeminiMdFilename,
   flattenMemory, debugLogger,
@@ -90,8 +91,18 @@ for (const s of [path.join(core.homedir(), '.gemini', 'settings.json'), path.joi
   try { if (/"context"|"security"/.test(fs.readFileSync(s, 'utf8'))) warnings.push(`${s} has context/security settings: NOT modelled (defaults assumed)`); } catch {}
 }
 
+// The skills, as SkillManager.discoverSkills finds them in a trusted folder with no
+// extension (the CLI's run without GEMINI_CLI_TRUST_WORKSPACE would leave the workspace's
+// out): getSkills() in its order (the prompt's), the built-in skills left out.
+const skillManager = new SkillManager();
+await skillManager.discoverSkills(new Storage(targetDir), [], true);
+const skills = skillManager.getSkills()
+  .filter((s) => !s.isBuiltin)
+  .map((s) => ({ name: s.name, description: s.description, path: s.location }));
+
 process.stdout.write(JSON.stringify({
   tool: 'gemini',
+  skills,
   version: '0.61.0',
   cwd: targetDir,
   home: core.homedir(),
