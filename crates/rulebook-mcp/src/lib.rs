@@ -679,6 +679,61 @@ mod tests {
         session.await.unwrap().unwrap();
     }
 
+    /// Issue 30: skills are watched too: a new skill in the project's `.agents/skills` is a
+    /// new resource (`list_changed`), and a changed user skill (outside the project) is
+    /// `updated` for a subscriber. The waits are a hang's deadline, not a timing.
+    #[tokio::test]
+    async fn skills_are_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let home = dir.path().join("home");
+        let user = home.join(".agents/skills/style");
+        std::fs::create_dir_all(&user).unwrap();
+        std::fs::create_dir_all(project.join(".agents/skills")).unwrap();
+        std::fs::write(user.join("SKILL.md"), "---\ndescription: Style\n---\nOne\n").unwrap();
+        let (mut client, session) = connect(RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(&home)
+                .debounce(Duration::from_millis(50))
+                .watch(true),
+        ));
+        client.initialize().await;
+        client.send_notification("notifications/initialized").await;
+        client
+            .call("resources/subscribe", json!({"uri": "skill://style"}))
+            .await;
+        std::fs::write(user.join("SKILL.md"), "---\ndescription: Style\n---\nTwo\n").unwrap();
+        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
+            .await
+            .expect("a user skill is watched");
+        assert_eq!(note["method"], "notifications/resources/updated");
+        assert_eq!(note["params"]["uri"], "skill://style");
+        let pdf = project.join(".agents/skills/pdf");
+        std::fs::create_dir_all(&pdf).unwrap();
+        std::fs::write(pdf.join("SKILL.md"), "---\ndescription: PDF\n---\nRead.\n").unwrap();
+        let note = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                let note = client.next().await;
+                if note["method"] == "notifications/resources/list_changed" {
+                    return note;
+                }
+            }
+        })
+        .await
+        .expect("a new project skill is noticed");
+        assert_eq!(note["method"], "notifications/resources/list_changed");
+        let listed = client.call("resources/list", json!({})).await;
+        let uris: Vec<&str> = listed["result"]["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["uri"].as_str().unwrap())
+            .collect();
+        assert_eq!(uris, ["skill://pdf", "skill://style"]);
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
+
     /// Hardening round 3, item 8: the watcher follows no link that discovery does not (a
     /// chain of 36 directory links, 2^18 paths when followed, once hung the handshake), and
     /// the session ends when input does. The deadline is a hang's, not a timing.

@@ -110,7 +110,8 @@ pub struct Snapshot {
 
 impl Snapshot {
     fn new(book: Rulebook) -> Self {
-        let resources = view::resources(&book);
+        let mut resources = view::resources(&book);
+        resources.extend(view::skill_resources(&book));
         Self { book, resources }
     }
 }
@@ -483,17 +484,6 @@ impl ServerHandler for RulebookServer {
     ) -> Result<ListResourcesResult, ErrorData> {
         self.remember_peer(&ctx.peer);
         let snapshot = self.snapshot();
-        let skills = snapshot.book.skills().into_iter().map(|skill| {
-            let resource = Resource::new(view::skill_uri(&skill.name), skill.name.clone())
-                .with_mime_type("text/markdown");
-            match &skill.description {
-                Some(d) => resource.with_description(d.clone()),
-                None => resource.with_description(format!(
-                    "Skill from {}",
-                    snapshot.book.display_path(&skill.path)
-                )),
-            }
-        });
         Ok(ListResourcesResult::with_all_items(
             snapshot
                 .resources
@@ -502,12 +492,16 @@ impl ServerHandler for RulebookServer {
                     let resource = Resource::new(r.uri.clone(), r.name.clone())
                         .with_mime_type(rulebook::stages::protocol::CONTENT_TYPE)
                         .with_size(r.size as u64);
+                    let kind = if is_skill_uri(&r.uri) {
+                        "Skill"
+                    } else {
+                        "Rule"
+                    };
                     match &r.description {
                         Some(d) => resource.with_description(d.clone()),
-                        None => resource.with_description(format!("Rule from {}", r.path)),
+                        None => resource.with_description(format!("{kind} from {}", r.path)),
                     }
                 })
-                .chain(skills)
                 .collect(),
         ))
     }
@@ -765,12 +759,20 @@ impl ServerHandler for RulebookServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.remember_peer(&ctx.peer);
-        let name = exact_uri(&request.uri)?;
-        let uri = rulebook::stages::protocol::rule_uri(&name);
-        // Only a rule's URI: a set of made-up URIs would grow without bound.
+        // A skill's URI as listed (`skill://NAME`), or a rule's.
+        let (name, uri) = if is_skill_uri(&request.uri) {
+            let name = request.uri[8..].to_owned();
+            (name, request.uri.clone())
+        } else {
+            let name = exact_uri(&request.uri)?;
+            let uri = rulebook::stages::protocol::rule_uri(&name);
+            (name, uri)
+        };
+        // Only a listed URI: a set of made-up URIs would grow without bound.
         if !self.snapshot().resources.iter().any(|r| r.uri == uri) {
+            let kind = if is_skill_uri(&uri) { "skill" } else { "rule" };
             return Err(ErrorData::resource_not_found(
-                format!("no rule is named {}", escape(&name)),
+                format!("no {kind} is named {}", escape(&name)),
                 Some(json!({"uri": escape(&request.uri)})),
             ));
         }
@@ -795,12 +797,16 @@ impl ServerHandler for RulebookServer {
         request: UnsubscribeRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let name = exact_uri(&request.uri)?;
+        let uri = if is_skill_uri(&request.uri) {
+            request.uri.clone()
+        } else {
+            rulebook::stages::protocol::rule_uri(&exact_uri(&request.uri)?)
+        };
         self.inner
             .subscriptions
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&rulebook::stages::protocol::rule_uri(&name));
+            .remove(&uri);
         Ok(())
     }
 }

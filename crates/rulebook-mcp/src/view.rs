@@ -63,6 +63,26 @@ pub fn skill_uri(name: &str) -> String {
     )
 }
 
+/// Every skill a tool would list, as `skill://<name>` resources after the rules (the size
+/// and content are the `SKILL.md` file's, what `resources/read` returns).
+pub fn skill_resources(book: &Rulebook) -> Vec<RuleResource> {
+    book.skills()
+        .into_iter()
+        .map(|skill| {
+            let text: std::sync::Arc<str> = std::fs::read_to_string(&skill.path)
+                .map_or_else(|_| skill.content.clone(), Into::into);
+            RuleResource {
+                uri: skill_uri(&skill.name),
+                name: skill.name.clone(),
+                description: skill.description.clone(),
+                size: text.len(),
+                path: book.display_path(&skill.path),
+                content: text,
+            }
+        })
+        .collect()
+}
+
 /// The skill names completing `prefix` (with or without `skill://`), at most `limit`, in
 /// the catalog's order, and how many there were.
 pub fn complete_skills(book: &Rulebook, prefix: &str, limit: usize) -> (Vec<String>, usize) {

@@ -43,7 +43,18 @@ impl Scope {
     fn of(server: &RulebookServer) -> Self {
         let snapshot = server.snapshot();
         let cwd = snapshot.book.cwd().to_path_buf();
-        let names = server.serve_options().options.registry().nested_names();
+        let mut names = server.serve_options().options.registry().nested_names();
+        // The skills folders' first names (`.agents`, `.claude`, …): a new skill there is
+        // a change too.
+        names.extend(
+            server
+                .serve_options()
+                .options
+                .skill_registry()
+                .nested_names(),
+        );
+        names.sort();
+        names.dedup();
         let mut scope = Self {
             names: names.iter().map(OsString::from).collect(),
             ..Self::default()
@@ -67,6 +78,18 @@ impl Scope {
                 );
             }
             scope.watched.extend(dirs);
+        }
+        for entry in snapshot.book.all_skills() {
+            let path = &entry.item.path;
+            scope.files.insert(path.clone());
+            if !path.starts_with(&cwd) {
+                // The skill's folder, and the skills folder above it (a new skill there).
+                let folder = entry.item.folder();
+                scope.outside.insert(folder.to_path_buf());
+                if let Some(root) = folder.parent() {
+                    scope.outside.insert(root.to_path_buf());
+                }
+            }
         }
         scope.watched.extend(scope.outside.iter().cloned());
         scope.cwd = cwd;

@@ -77,7 +77,8 @@ pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
     "Agents",
     "Agents standard skills: .agent/skills and .agents/skills up to the project root, then the user's",
     70,
-);
+)
+.with_nested_names(&[".agent", ".agents"]);
 
 /// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
 pub const SKILLS: SkillFolders = SkillFolders::new(

@@ -103,7 +103,8 @@ pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
     "Claude Code skills: .claude/skills from the working directory up to the project root, and ~/.claude/skills (personal first)",
     65,
 )
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_nested_names(&[".claude"]);
 
 /// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
 pub const SKILLS: SkillFolders =

@@ -95,7 +95,8 @@ pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
     "GitHub Copilot skills: .github/skills up to the project root, then ~/.copilot/skills",
     55,
 )
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_nested_names(&[".github"]);
 
 /// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
 pub const SKILLS: SkillFolders =

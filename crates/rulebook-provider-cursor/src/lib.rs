@@ -75,7 +75,8 @@ pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
     "Cursor skills: .cursor/skills up to the project root, then ~/.cursor/skills",
     50,
 )
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_nested_names(&[".cursor"]);
 
 /// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
 pub const SKILLS: SkillFolders =

@@ -87,7 +87,8 @@ pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
     "Gemini CLI skills: .gemini/skills up to the project root, then ~/.gemini/skills",
     45,
 )
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_nested_names(&[".gemini"]);
 
 /// The tool's skills folders (behaviour.md §14): `SKILL.md` one level down in each.
 pub const SKILLS: SkillFolders =

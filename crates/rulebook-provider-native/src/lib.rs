@@ -138,12 +138,15 @@ impl NativeProvider {
         if let Some(first) = config.project_dir.components().next() {
             info = info.with_owned_nested_name(first.as_os_str().to_string_lossy());
         }
-        let skills_info = ProviderMeta::owned(
+        let mut skills_info = ProviderMeta::owned(
             config.id.clone(),
             config.display_name.clone(),
             "The agent's own skills: <dir>/skills/*/SKILL.md beside the rules directory, from the working directory up to the project root, then the user's",
             config.priority,
         );
+        if let Some(first) = config.project_dir.components().next() {
+            skills_info = skills_info.with_owned_nested_name(first.as_os_str().to_string_lossy());
+        }
         Self {
             config,
             info,
