@@ -763,6 +763,18 @@ host_snapshot!(
 );
 host_snapshot!(compare_monorepo, "mixed-monorepo", "r", ["compare"]);
 host_snapshot!(
+    compare_skills,
+    "codex-skills-budget",
+    "r",
+    ["compare", "--hosts", "codex,gemini,claude"]
+);
+host_snapshot!(
+    compare_skills_json,
+    "gemini-skills",
+    "w",
+    ["compare", "--json", "--hosts", "codex,gemini"]
+);
+host_snapshot!(
     compare_monorepo_reasons,
     "mixed-monorepo",
     "r/apps/web",

@@ -418,11 +418,25 @@ pub(crate) fn compare(
             tools: Vec<Cell>,
         }
         #[derive(Serialize)]
+        struct SkillRow<'a> {
+            path: &'a Path,
+            name: &'a str,
+            tools: Vec<SkillCell<'a>>,
+        }
+        #[derive(Serialize)]
+        struct SkillCell<'a> {
+            host: Host,
+            #[serde(flatten)]
+            status: Option<&'a rulebook::HostSkillStatus>,
+        }
+        #[derive(Serialize)]
         struct Compare<'a> {
             cwd: &'a Path,
             hosts: Vec<Host>,
             verified: Vec<Host>,
             rows: Vec<Row<'a>>,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            skills: Vec<SkillRow<'a>>,
         }
         let rows = rows
             .iter()
@@ -448,15 +462,32 @@ pub(crate) fn compare(
                     .collect(),
             })
             .collect();
+        let skills = skill_rows(&views)
+            .into_iter()
+            .map(|(path, name)| SkillRow {
+                path,
+                name,
+                tools: views
+                    .iter()
+                    .filter(|v| !v.skills.is_empty())
+                    .map(|v| SkillCell {
+                        host: v.host,
+                        status: v.skills.iter().find(|s| s.path == path).map(|s| &s.status),
+                    })
+                    .collect(),
+            })
+            .collect();
         return to_json(&Compare {
             cwd: place.cwd,
             verified: hosts.iter().copied().filter(|h| h.verified()).collect(),
             hosts,
             rows,
+            skills,
         });
     }
+    let skills = skills_table(place, &views);
     if rows.is_empty() {
-        return "No tool reads a rule file here.\n".to_string();
+        return format!("No tool reads a rule file here.\n{skills}");
     }
     let short = |s: &HostStatus| match s {
         HostStatus::Loaded => "loaded",
@@ -517,5 +548,63 @@ pub(crate) fn compare(
     } else {
         out.push_str("Why: add --reasons, or run `rulebook explain --as TOOL`.\n");
     }
+    out.push_str(&skills);
+    out
+}
+
+/// Every skill any view lists (its `SKILL.md` and name), each once, in the first view's
+/// order.
+fn skill_rows(views: &[HostView]) -> Vec<(&Path, &str)> {
+    let mut rows: Vec<(&Path, &str)> = Vec::new();
+    for view in views {
+        for skill in &view.skills {
+            if !rows.iter().any(|(p, _)| *p == skill.path.as_path()) {
+                rows.push((&skill.path, &skill.name));
+            }
+        }
+    }
+    rows
+}
+
+/// The skills table of `compare` (issue 30): rows = skills, columns = the tools whose
+/// skills are emulated, cell = listed / cut (its description shortened by the tool's
+/// budget) / omitted (no room) / - (not listed). Empty when no tool lists a skill.
+fn skills_table(place: &Place<'_>, views: &[HostView]) -> String {
+    let rows = skill_rows(views);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let tools: Vec<&HostView> = views.iter().filter(|v| !v.skills.is_empty()).collect();
+    let names: Vec<String> = rows
+        .iter()
+        .map(|(p, n)| format!("{} ({})", escape(n), escape(&place.show(p))))
+        .collect();
+    let first = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut out = format!("\n{:<first$}", "skill");
+    for v in &tools {
+        out.push_str(&format!("  {:<10}", v.host.id()));
+    }
+    out = out.trim_end().to_owned();
+    out.push('\n');
+    for ((path, _), name) in rows.iter().zip(&names) {
+        out.push_str(&format!("{name:<first$}"));
+        for v in &tools {
+            let label = match v.skills.iter().find(|s| s.path == *path).map(|s| &s.status) {
+                Some(rulebook::HostSkillStatus::Listed) => "listed",
+                Some(rulebook::HostSkillStatus::Shortened { .. }) => "cut",
+                Some(rulebook::HostSkillStatus::Omitted) => "omitted",
+                None => "-",
+            };
+            out.push_str(&format!("  {label:<10}"));
+        }
+        out = out.trim_end().to_owned();
+        out.push('\n');
+    }
+    out.push_str("Skills of the tools whose skills are emulated; listed: in its catalog at start; cut: its description shortened by the tool's budget; omitted: no room left.\n");
     out
 }
