@@ -714,6 +714,12 @@ host_snapshot!(
     ["list", "--json", "--as", "codex"]
 );
 host_snapshot!(
+    as_claude_skills,
+    "claude-skills",
+    "proj/sub",
+    ["list", "--as", "claude"]
+);
+host_snapshot!(
     as_gemini_skills,
     "gemini-skills",
     "w",

@@ -154,7 +154,77 @@ pub fn emulate(options: &HostOptions) -> HostView {
 
     let mut view = loader.view;
     view.prompt = loader.entries.join("\n\n");
+    add_skills(&mut view, cwd, home);
     view
+}
+
+/// The skills Claude Code 2.1.332 lists for its Skill tool at start (observed offline: the
+/// oracle records the request; `fixtures/hosts/claude-skills`): the user's
+/// `~/.claude/skills` first, then `.claude/skills` in the working directory and each
+/// ancestor up to the git root (the working directory alone outside a repository), each
+/// folder's skills in the order of their folder names (letter case aside); one skill per
+/// folder name, the first (so personal over project); a skill is its folder, shown
+/// `FOLDER (NAME)` when its `name` differs; with no description, its body's first
+/// paragraph. Claude Code's own skills follow and are not emulated, nor its listing budget
+/// (1% of the context window).
+fn add_skills(view: &mut HostView, cwd: &Path, home: &Path) {
+    let mut roots = vec![(home.join(".claude/skills"), Scope::User)];
+    let dirs = match util::git_root(cwd) {
+        Some(root) => util::chain(&root, cwd),
+        None => vec![cwd.to_path_buf()],
+    };
+    roots.extend(
+        dirs.into_iter()
+            .rev()
+            .map(|d| (d.join(".claude/skills"), Scope::Project)),
+    );
+    let mut seen: HashSet<String> = HashSet::new();
+    for (root, scope) in roots {
+        let mut folders: Vec<PathBuf> = util::entries(&root)
+            .into_iter()
+            .filter(|p| util::is_file(&p.join("SKILL.md")))
+            .collect();
+        folders.sort_by_key(|p| {
+            let name = util::name(p);
+            (name.to_lowercase(), name)
+        });
+        for folder in folders {
+            let folder_name = util::name(&folder);
+            if !seen.insert(folder_name.clone()) {
+                continue;
+            }
+            let path = folder.join("SKILL.md");
+            let Some(text) = util::read_text(&path) else {
+                continue;
+            };
+            let (frontmatter, body) = util::frontmatter(&text);
+            let string = |key: &str| match frontmatter.get(key) {
+                Some(rulebook_kit::frontmatter::Value::String(s)) if !s.trim().is_empty() => {
+                    Some(s.trim().to_owned())
+                }
+                _ => None,
+            };
+            let name = match string("name") {
+                Some(name) if name != folder_name => format!("{folder_name} ({name})"),
+                _ => folder_name,
+            };
+            let description = string("description").unwrap_or_else(|| {
+                body.trim()
+                    .split("\n\n")
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_owned()
+            });
+            view.skills.push(rulebook_kit::host::HostSkill {
+                name,
+                description,
+                path,
+                scope,
+                status: rulebook_kit::host::SkillStatus::Listed,
+            });
+        }
+    }
 }
 
 impl Loader<'_> {

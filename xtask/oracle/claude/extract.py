@@ -78,4 +78,49 @@ files.sort(key=pos)
 for p in hook_files:
     if pos(p) < 0:
         if DEBUG: sys.stderr.write("oracle: note: hook reported %s but it is not in the text\n" % p)
-print(json.dumps({"tool": "claude", "version": "2.1.332", "files": files, "text": text}, ensure_ascii=False))
+# Skills: the "- NAME: DESCRIPTION" lines after "The following skills are available for use
+# with the Skill tool:" in the first user message. Claude Code lists no path: each line is
+# matched to a SKILL.md of the tree (the user's ~/.claude/skills, then .claude/skills from
+# the cwd up to the root) by its folder name and description; the built-in skills, which
+# match no file, are left out.
+LISTING = "The following skills are available for use with the Skill tool:\n\n"
+def candidates():
+    roots = [os.path.join(os.environ.get("H", ""), ".claude", "skills")]
+    d = os.environ.get("CWD", "")
+    while d:
+        roots.append(os.path.join(d, ".claude", "skills"))
+        if d == os.path.dirname(d):
+            break
+        d = os.path.dirname(d)
+    found = []
+    for root in roots:
+        if not os.path.isdir(root):
+            continue
+        for entry in sorted(os.listdir(root)):
+            f = os.path.join(root, entry, "SKILL.md")
+            if os.path.isfile(f):
+                found.append((entry, f, open(f, encoding="utf-8", errors="replace").read()))
+    return found
+skills = []
+listing = ""
+for m in body.get("messages", []):
+    content = m.get("content")
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else (content or [])
+    for c in blocks:
+        t = c.get("text") if isinstance(c, dict) and c.get("type") == "text" else None
+        if t and LISTING in t:
+            listing = t[t.index(LISTING) + len(LISTING):]
+            break
+    if listing:
+        break
+cands = candidates()
+for line in listing.split("\n"):
+    m = re.match(r"^- (.+?): (.*)$", line)
+    if not m:
+        break
+    display, desc = m.group(1), m.group(2)
+    folder = re.sub(r" \(.*\)$", "", display)
+    hit = [c for c in cands if c[0] == folder and (desc.split("\n")[0] in c[2])]
+    if hit:
+        skills.append({"name": display, "description": desc, "path": hit[0][1]})
+print(json.dumps({"tool": "claude", "version": "2.1.332", "files": files, "text": text, "skills": skills}, ensure_ascii=False))
