@@ -299,6 +299,15 @@ fn skill(out: &mut Printer<'_>, name: &str) -> Option<ExitCode> {
                     "listed in the prompt's skills block; read it with skill://{}",
                     rulebook::stages::protocol::percent_encode(name)
                 ),
+                rulebook::Status::Shadowed { by }
+                    if super::same_content(&e.item.path, &all[*by].item.path) =>
+                {
+                    format!(
+                        "the same skill as {} ({}): the same content, counted once",
+                        all[*by].provider,
+                        out.show(&all[*by].item.path)
+                    )
+                }
                 rulebook::Status::Shadowed { by } => format!(
                     "shadowed: {} ({}) has the name first (provider priority, then nearer folders first)",
                     all[*by].provider,

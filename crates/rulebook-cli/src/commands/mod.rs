@@ -53,3 +53,12 @@ pub(crate) fn scope(book: &Rulebook, rule: &Rule) -> Option<String> {
     book.scope(rule)
         .map(|s| crate::printer::escape(&s).into_owned())
 }
+
+/// Whether two skill files hold the same bytes: a copy (or the same file through a link)
+/// counts as one skill, and is said so rather than "shadowed" (issue 30).
+pub(crate) fn same_content(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::read(a), std::fs::read(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}

@@ -56,6 +56,15 @@ pub(crate) fn run(out: &mut Printer<'_>) -> ExitCode {
         .filter_map(|entry| {
             let reason = match &entry.status {
                 Status::Active => return None,
+                Status::Shadowed { by }
+                    if super::same_content(&entry.item.path, &all[*by].item.path) =>
+                {
+                    format!(
+                        "the same skill as {} ({}): the same content, counted once",
+                        all[*by].item.source.provider,
+                        out.show(&all[*by].item.path)
+                    )
+                }
                 Status::Shadowed { by } => format!(
                     "shadowed by {} ({})",
                     all[*by].item.source.provider,
