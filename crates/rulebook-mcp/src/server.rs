@@ -513,36 +513,27 @@ impl ServerHandler for RulebookServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         self.remember_peer(&ctx.peer);
         let snapshot = self.snapshot();
-        if is_skill_uri(&request.uri) {
-            return match snapshot.book.resolve_skill(&request.uri) {
-                Ok(resource) => Ok(ReadResourceResult::new(vec![
-                    ResourceContents::text(resource.content, request.uri.clone())
-                        .with_mime_type(resource.mime_type),
-                ])
-                .into()),
-                Err(err) => Err(ErrorData::resource_not_found(
-                    err.to_string()
-                        .lines()
-                        .map(escape)
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                    Some(json!({"uri": escape(&request.uri)})),
-                )),
-            };
-        }
-        exact_uri(&request.uri)?;
-        match snapshot.book.resolve(&request.uri) {
-            Ok(resource) => Ok(ReadResourceResult::new(vec![
-                ResourceContents::text(resource.content, request.uri.clone())
-                    .with_mime_type(resource.content_type),
+        let read = if is_skill_uri(&request.uri) {
+            snapshot
+                .book
+                .resolve_skill(&request.uri)
+                .map(|r| (r.content, r.mime_type))
+                .map_err(|e| e.to_string())
+        } else {
+            exact_uri(&request.uri)?;
+            snapshot
+                .book
+                .resolve(&request.uri)
+                .map(|r| (r.content, r.content_type))
+                .map_err(|e| e.to_string())
+        };
+        match read {
+            Ok((content, mime_type)) => Ok(ReadResourceResult::new(vec![
+                ResourceContents::text(content, request.uri.clone()).with_mime_type(mime_type),
             ])
             .into()),
             Err(err) => Err(ErrorData::resource_not_found(
-                err.to_string()
-                    .lines()
-                    .map(escape)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                err.lines().map(escape).collect::<Vec<_>>().join("\n"),
                 Some(json!({"uri": escape(&request.uri)})),
             )),
         }

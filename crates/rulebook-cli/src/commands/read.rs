@@ -23,6 +23,29 @@ struct SkillRead<'a> {
     content: &'a str,
 }
 
+/// What an agent reading the URL gets, then the final newline a body read from under
+/// frontmatter loses to trimming (spec §3), so the text ends as the file did and a
+/// terminal prompt starts on its own line. `--json` has the content exactly.
+fn text(out: &mut Printer<'_>, mut content: String) {
+    if !content.is_empty() && !content.ends_with('\n') {
+        content.push('\n');
+    }
+    out.raw(content);
+}
+
+/// The error on standard error, and with `--json` also as JSON (with the names there are,
+/// for an unknown name).
+fn failure(out: &mut Printer<'_>, error: &str, available: Option<&[String]>) -> ExitCode {
+    if out.json {
+        out.json(&ReadError {
+            error: error.to_owned(),
+            available,
+        });
+    }
+    eprintln!("rulebook: {}", escape_lines(error));
+    ExitCode::FAILURE
+}
+
 /// `read skill://NAME[/PATH]`: the skill's SKILL.md whole, or a file of its folder.
 fn skill(out: &mut Printer<'_>, url: &str) -> ExitCode {
     match out.book.resolve_skill(url) {
@@ -36,27 +59,16 @@ fn skill(out: &mut Printer<'_>, url: &str) -> ExitCode {
                     content: &resource.content,
                 });
             } else {
-                let mut content = resource.content;
-                if !content.is_empty() && !content.ends_with('\n') {
-                    content.push('\n');
-                }
-                out.raw(content);
+                text(out, resource.content);
             }
             ExitCode::SUCCESS
         }
         Err(err) => {
-            if out.json {
-                let available = match &err {
-                    rulebook::SkillError::Unknown { available, .. } => Some(available.as_slice()),
-                    _ => None,
-                };
-                out.json(&ReadError {
-                    error: err.to_string(),
-                    available,
-                });
-            }
-            eprintln!("rulebook: {}", escape_lines(&err.to_string()));
-            ExitCode::FAILURE
+            let available = match &err {
+                rulebook::SkillError::Unknown { available, .. } => Some(available.as_slice()),
+                _ => None,
+            };
+            failure(out, &err.to_string(), available)
         }
     }
 }
@@ -73,33 +85,18 @@ pub(crate) fn run(out: &mut Printer<'_>, url: &str) -> ExitCode {
             if out.json {
                 out.json(&resource);
             } else {
-                // What an agent reading the URL gets, then the final newline a body read
-                // from under frontmatter loses to trimming (spec §3), so the text ends as
-                // the file did and a terminal prompt starts on its own line. `--json` has
-                // the content exactly.
-                let mut content = resource.content;
-                if !content.is_empty() && !content.ends_with('\n') {
-                    content.push('\n');
-                }
-                out.raw(content);
+                text(out, resource.content);
             }
             ExitCode::SUCCESS
         }
         Err(err) => {
-            if out.json {
-                let available = match &err {
-                    rulebook::ProtocolError::UnknownRule { available, .. } => {
-                        Some(available.as_slice())
-                    }
-                    _ => None,
-                };
-                out.json(&ReadError {
-                    error: err.to_string(),
-                    available,
-                });
-            }
-            eprintln!("rulebook: {}", escape_lines(&err.to_string()));
-            ExitCode::FAILURE
+            let available = match &err {
+                rulebook::ProtocolError::UnknownRule { available, .. } => {
+                    Some(available.as_slice())
+                }
+                _ => None,
+            };
+            failure(out, &err.to_string(), available)
         }
     }
 }
