@@ -91,6 +91,8 @@ cli_snapshot!(read_json, ["read", "rule://release", "--json"]);
 cli_snapshot!(check, ["check"]);
 cli_snapshot!(check_reference, ["check", "--profile", "reference"]);
 cli_snapshot!(check_json, ["check", "--json"]);
+cli_snapshot!(check_github, ["check", "--output-format", "github"]);
+cli_snapshot!(check_sarif, ["check", "--output-format", "sarif"]);
 cli_snapshot!(
     match_paths,
     [

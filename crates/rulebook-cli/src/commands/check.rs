@@ -25,6 +25,24 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_delimiter = ',', value_name = "CODE,...",
           value_parser = crate::shell::Known(crate::shell::codes), hide_possible_values = true)]
     ignore: Vec<String>,
+    /// How to print the findings: full (the default), json (as --json), github (workflow
+    /// annotations, `::warning file=…`), or sarif (SARIF 2.1.0, for code scanning).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Full, value_name = "FORMAT")]
+    output_format: OutputFormat,
+}
+
+/// `check --output-format`: ruff's and clippy's names for the same formats.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum OutputFormat {
+    /// One line a finding, then the counts.
+    #[default]
+    Full,
+    /// The JSON of `--json`.
+    Json,
+    /// GitHub Actions workflow commands: one annotation a finding.
+    Github,
+    /// SARIF 2.1.0 (GitHub code scanning, and other SARIF readers).
+    Sarif,
 }
 
 #[derive(Serialize)]
@@ -72,7 +90,18 @@ pub(crate) fn run(out: &mut Printer<'_>, args: &CheckArgs) -> ExitCode {
         report.count(Severity::Info),
     );
     let files = book.all().len();
-    if out.json {
+    match args.output_format {
+        OutputFormat::Github => {
+            github(out, &report.findings);
+            return exit(&report);
+        }
+        OutputFormat::Sarif => {
+            sarif(out, &report.findings);
+            return exit(&report);
+        }
+        OutputFormat::Json | OutputFormat::Full => {}
+    }
+    if out.json || args.output_format == OutputFormat::Json {
         out.json(&Check {
             profile: json::profile(book),
             files,
@@ -112,9 +141,124 @@ pub(crate) fn run(out: &mut Printer<'_>, args: &CheckArgs) -> ExitCode {
         };
         let _ = writeln!(out.text, "{summary}");
     }
+    exit(&report)
+}
+
+/// 1 when the check fails (an error, or with --strict a warning), else 0.
+fn exit(report: &rulebook_check::Report) -> ExitCode {
     if report.failed() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// A finding's file as the formats for CI name it: relative to the working directory
+/// (the repository, in a workflow), `/` separators; else whole.
+fn relative(out: &Printer<'_>, path: &std::path::Path) -> String {
+    path.strip_prefix(out.book.cwd())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// GitHub Actions workflow commands (`::error file=F,line=L,col=C,title=T::MESSAGE`), the
+/// data escaped as the runner wants it (`%`, CR, LF; and `:` and `,` in properties).
+fn github(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
+    let data = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let property = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+    for d in findings {
+        let level = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let mut props = Vec::new();
+        if let Some(path) = &d.path {
+            props.push(format!("file={}", property(&relative(out, path))));
+            if let Some(line) = d.line {
+                props.push(format!("line={line}"));
+                props.push(format!("col={}", d.column.unwrap_or(1)));
+            }
+        }
+        props.push(format!(
+            "title={}",
+            property(&format!("rulebook ({})", d.code))
+        ));
+        let _ = writeln!(
+            out.text,
+            "::{level} {}::{}",
+            props.join(","),
+            data(&d.message)
+        );
+    }
+}
+
+/// SARIF 2.1.0: one run of the tool `rulebook`, a rule per code that was found, a result
+/// per finding (level error, warning or note; the file relative to the working directory,
+/// with its line and column where known).
+fn sarif(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
+    let mut codes: Vec<&'static str> = findings.iter().map(|d| d.code.as_str()).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    let results: Vec<serde_json::Value> = findings
+        .iter()
+        .map(|d| {
+            let level = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "note",
+            };
+            let mut result = serde_json::json!({
+                "ruleId": d.code.as_str(),
+                "level": level,
+                "message": {"text": d.message},
+            });
+            if let Some(path) = &d.path {
+                // A file under the working directory by its relative path; another as a
+                // `file://` URI (SARIF wants URIs).
+                let uri = if path.starts_with(out.book.cwd()) {
+                    relative(out, path)
+                } else {
+                    let mut uri = String::from("file://");
+                    for c in path.to_string_lossy().replace('\\', "/").chars() {
+                        match c {
+                            '%' | ' ' | '#' | '?' => {
+                                let _ = write!(uri, "%{:02X}", c as u32);
+                            }
+                            c => uri.push(c),
+                        }
+                    }
+                    uri
+                };
+                let mut location = serde_json::json!({
+                    "physicalLocation": {"artifactLocation": {"uri": uri}}
+                });
+                if let Some(line) = d.line {
+                    location["physicalLocation"]["region"] = serde_json::json!({
+                        "startLine": line,
+                        "startColumn": d.column.unwrap_or(1),
+                    });
+                }
+                result["locations"] = serde_json::json!([location]);
+            }
+            result
+        })
+        .collect();
+    out.json(&serde_json::json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "rulebook",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": codes.iter().map(|c| serde_json::json!({"id": c, "name": c})).collect::<Vec<_>>(),
+            }},
+            "results": results,
+        }],
+    }));
 }
