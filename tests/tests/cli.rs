@@ -770,6 +770,19 @@ host_snapshot!(
     ["list", "--as", "cursor"]
 );
 host_snapshot!(compare_monorepo, "mixed-monorepo", "r", ["compare"]);
+host_snapshot!(budget_monorepo, "mixed-monorepo", "r", ["budget"]);
+host_snapshot!(
+    budget_skills,
+    "codex-skills",
+    "r/sub",
+    ["budget", "--hosts", "codex,gemini,claude"]
+);
+host_snapshot!(
+    budget_codex_cut,
+    "codex-budget",
+    "r/a/b",
+    ["budget", "--json", "--hosts", "codex"]
+);
 host_snapshot!(
     compare_skills,
     "codex-skills-budget",

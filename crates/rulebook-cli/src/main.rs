@@ -193,6 +193,14 @@ enum Command {
         #[arg(long)]
         reasons: bool,
     },
+    /// What each tool puts in front of the model at start: bytes and estimated tokens of
+    /// its rule text and of its skills catalog, and its biggest files.
+    Budget {
+        /// Only these tools (comma-separated ids).
+        #[arg(long, value_delimiter = ',', value_parser = shell::HostParser, value_name = "TOOL,...",
+              hide_possible_values = true)]
+        hosts: Vec<Host>,
+    },
     /// Print a shell completion script: `rulebook completions bash > ~/.local/share/bash-completion/completions/rulebook`.
     Completions {
         /// The shell.
@@ -413,6 +421,10 @@ fn main() -> ExitCode {
         let text = commands::host::compare(&place, hosts, files, *reasons, cli.json);
         return emit(text.as_bytes(), ExitCode::SUCCESS);
     }
+    if let Command::Budget { hosts } = &cli.command {
+        let text = commands::host::budget(&place, hosts, cli.json);
+        return emit(text.as_bytes(), ExitCode::SUCCESS);
+    }
     if let Some(host) = cli.host {
         let text = match &cli.command {
             Command::List => commands::host::list(&place, host, cli.json),
@@ -477,7 +489,8 @@ fn main() -> ExitCode {
         Command::Completions { .. }
         | Command::Man { .. }
         | Command::Mcp { .. }
-        | Command::Compare { .. } => ExitCode::SUCCESS,
+        | Command::Compare { .. }
+        | Command::Budget { .. } => ExitCode::SUCCESS,
     };
     let (bytes, streamed) = out.finish();
     // The process ends here: the OS takes back the rules' memory at once, where dropping

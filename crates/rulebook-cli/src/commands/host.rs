@@ -608,3 +608,105 @@ fn skills_table(place: &Place<'_>, views: &[HostView]) -> String {
     out.push_str("Skills of the tools whose skills are emulated; listed: in its catalog at start; cut: its description shortened by the tool's budget; omitted: no room left.\n");
     out
 }
+
+/// One tool's start, in bytes (`rulebook budget`).
+#[derive(Serialize)]
+struct Spend<'a> {
+    host: Host,
+    verified: bool,
+    /// The rule text the tool puts in front of the model, in its wrapping.
+    rules_bytes: usize,
+    /// Its skills catalog: a `- NAME: DESCRIPTION` line a listed skill.
+    skills_bytes: usize,
+    total_bytes: usize,
+    /// `total_bytes` at four bytes a token (Codex's own estimate), rounded up.
+    tokens: usize,
+    /// The files loaded at start, biggest first, with the bytes the tool takes of each.
+    files: Vec<SpentFile<'a>>,
+}
+
+/// A file loaded at start and the bytes a tool takes of it.
+#[derive(Serialize)]
+struct SpentFile<'a> {
+    path: &'a Path,
+    bytes: u64,
+}
+
+/// `rulebook budget` (issue 31): what each tool spends at start.
+pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
+    let hosts: Vec<Host> = if hosts.is_empty() {
+        Host::ALL.to_vec()
+    } else {
+        hosts.to_vec()
+    };
+    let views: Vec<HostView> = hosts.iter().map(|&h| place.view(h)).collect();
+    let spends: Vec<Spend<'_>> = views
+        .iter()
+        .map(|view| {
+            let rules_bytes = view.prompt.len();
+            let skills_bytes = view
+                .skills
+                .iter()
+                .filter(|s| s.status != rulebook::HostSkillStatus::Omitted)
+                .map(|s| format!("- {}: {}\n", s.name, s.description).len())
+                .sum::<usize>();
+            let mut files: Vec<SpentFile<'_>> = view
+                .loaded()
+                .map(|f| SpentFile {
+                    path: f.path.as_path(),
+                    bytes: match f.status {
+                        HostStatus::Cut { truncated_at } => truncated_at as u64,
+                        _ => std::fs::metadata(&f.path).map_or(0, |m| m.len()),
+                    },
+                })
+                .collect();
+            files.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.path.cmp(b.path)));
+            let total_bytes = rules_bytes + skills_bytes;
+            Spend {
+                host: view.host,
+                verified: view.host.verified(),
+                rules_bytes,
+                skills_bytes,
+                total_bytes,
+                tokens: total_bytes.div_ceil(4),
+                files,
+            }
+        })
+        .collect();
+    if json {
+        return to_json(&spends);
+    }
+    let mut out = format!(
+        "{:<10}  {:>11}  {:>12}  {:>11}  {:>8}\n",
+        "tool", "rules bytes", "skills bytes", "total bytes", "~tokens"
+    );
+    for s in &spends {
+        let mark = if s.verified { "" } else { "*" };
+        out.push_str(&format!(
+            "{:<10}  {:>11}  {:>12}  {:>11}  {:>8}\n",
+            format!("{}{mark}", s.host.id()),
+            s.rules_bytes,
+            s.skills_bytes,
+            s.total_bytes,
+            s.tokens
+        ));
+    }
+    let biggest: Vec<&Spend<'_>> = spends.iter().filter(|s| !s.files.is_empty()).collect();
+    if !biggest.is_empty() {
+        out.push_str("\nBiggest files at start:\n");
+        for s in biggest {
+            let top: Vec<String> = s
+                .files
+                .iter()
+                .take(3)
+                .map(|f| format!("{} ({} B)", escape(&place.show(f.path)), f.bytes))
+                .collect();
+            out.push_str(&format!("  {}: {}\n", s.host.id(), top.join(", ")));
+        }
+    }
+    if hosts.iter().any(|h| !h.verified()) {
+        out.push_str("* documented, not verified (the tool cannot be run here).\n");
+    }
+    out.push_str("Tokens are estimated at 4 bytes a token (Codex's own estimate); the rule text is the tool's, in its wrapping; skills count a `- NAME: DESCRIPTION` line each (0 where the tool's skills are not emulated).\n");
+    out
+}
