@@ -771,6 +771,7 @@ host_snapshot!(
 );
 host_snapshot!(compare_monorepo, "mixed-monorepo", "r", ["compare"]);
 host_snapshot!(budget_monorepo, "mixed-monorepo", "r", ["budget"]);
+host_snapshot!(budget_link, "claude-link", "r", ["budget"]);
 host_snapshot!(
     budget_skills,
     "codex-skills",

@@ -623,6 +623,44 @@ struct Spend<'a> {
     tokens: usize,
     /// The files loaded at start, biggest first, with the bytes the tool takes of each.
     files: Vec<SpentFile<'a>>,
+    /// Files loaded more than once (the same file through a link, or a copy): each group,
+    /// and the bytes spent again on it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    duplicates: Vec<Duplicate<'a>>,
+}
+
+/// Files a tool loads whose text is the same (issue 31, item 4).
+#[derive(Serialize)]
+struct Duplicate<'a> {
+    paths: Vec<&'a Path>,
+    /// The bytes of every copy after the first.
+    bytes_lost: u64,
+}
+
+/// The files of `files` loaded more than once: the same bytes (a copy, or the same file
+/// reached through a link), each group once, in the order first loaded.
+fn duplicates<'a>(files: &[SpentFile<'a>]) -> Vec<Duplicate<'a>> {
+    let mut groups: Vec<(Vec<u8>, Vec<&'a Path>, u64)> = Vec::new();
+    for f in files {
+        let Ok(bytes) = std::fs::read(f.path) else {
+            continue;
+        };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match groups.iter_mut().find(|(b, _, _)| *b == bytes) {
+            Some((_, paths, lost)) => {
+                paths.push(f.path);
+                *lost += f.bytes;
+            }
+            None => groups.push((bytes, vec![f.path], 0)),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, paths, _)| paths.len() > 1)
+        .map(|(_, paths, bytes_lost)| Duplicate { paths, bytes_lost })
+        .collect()
 }
 
 /// A file loaded at start and the bytes a tool takes of it.
@@ -660,6 +698,7 @@ pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
                     },
                 })
                 .collect();
+            let duplicates = duplicates(&files);
             files.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.path.cmp(b.path)));
             let total_bytes = rules_bytes + skills_bytes;
             Spend {
@@ -670,6 +709,7 @@ pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
                 total_bytes,
                 tokens: total_bytes.div_ceil(4),
                 files,
+                duplicates,
             }
         })
         .collect();
@@ -704,9 +744,77 @@ pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
             out.push_str(&format!("  {}: {}\n", s.host.id(), top.join(", ")));
         }
     }
+    let twice: Vec<&Spend<'_>> = spends.iter().filter(|s| !s.duplicates.is_empty()).collect();
+    if !twice.is_empty() {
+        out.push_str("\nLoaded twice (the same text):\n");
+        for s in twice {
+            for d in &s.duplicates {
+                let paths: Vec<String> = d
+                    .paths
+                    .iter()
+                    .map(|p| escape(&place.show(p)).into_owned())
+                    .collect();
+                out.push_str(&format!(
+                    "  {}: {} ({} B spent again)\n",
+                    s.host.id(),
+                    paths.join(" = "),
+                    d.bytes_lost
+                ));
+            }
+        }
+    }
     if hosts.iter().any(|h| !h.verified()) {
         out.push_str("* documented, not verified (the tool cannot be run here).\n");
     }
     out.push_str("Tokens are estimated at 4 bytes a token (Codex's own estimate); the rule text is the tool's, in its wrapping; skills count a `- NAME: DESCRIPTION` line each (0 where the tool's skills are not emulated).\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SpentFile, duplicates};
+
+    /// A copy and a link of one text are one group, its bytes counted again for each copy
+    /// after the first; a different text, and blank files, are not duplicates.
+    #[test]
+    fn files_of_the_same_text_are_loaded_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = |n: &str| dir.path().join(n);
+        std::fs::write(p("AGENTS.md"), "Use tabs.\n").unwrap();
+        std::fs::write(p("CLAUDE.md"), "Use tabs.\n").unwrap();
+        std::fs::write(p("other.md"), "Use spaces.\n").unwrap();
+        std::fs::write(p("blank1.md"), "\n").unwrap();
+        std::fs::write(p("blank2.md"), "\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(p("AGENTS.md"), p("link.md")).unwrap();
+        let names = [
+            "AGENTS.md",
+            "other.md",
+            "CLAUDE.md",
+            "blank1.md",
+            "blank2.md",
+        ];
+        let mut paths: Vec<std::path::PathBuf> = names.iter().map(|n| p(n)).collect();
+        if cfg!(unix) {
+            paths.push(p("link.md"));
+        }
+        let files: Vec<SpentFile<'_>> = paths
+            .iter()
+            .map(|path| SpentFile { path, bytes: 10 })
+            .collect();
+        let found = duplicates(&files);
+        assert_eq!(found.len(), 1);
+        let shown: Vec<String> = found[0]
+            .paths
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        let expected: &[&str] = if cfg!(unix) {
+            &["AGENTS.md", "CLAUDE.md", "link.md"]
+        } else {
+            &["AGENTS.md", "CLAUDE.md"]
+        };
+        assert_eq!(shown, expected);
+        assert_eq!(found[0].bytes_lost, if cfg!(unix) { 20 } else { 10 });
+    }
 }
