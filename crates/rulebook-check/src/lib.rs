@@ -625,25 +625,21 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
 
 /// Rule files of formats rulebook does not read yet, in the project directory.
 fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
-    let formats = UNSUPPORTED.iter().filter_map(|(rel, who)| {
+    // Said of each that is there, in the working directory.
+    let present = |rel: &str, message: String| {
         let path = book.cwd().join(rel);
-        std::fs::symlink_metadata(&path).ok()?;
-        Some(finding(
-            DiagnosticCode::UnsupportedFormat,
-            &path,
-            None,
-            format!("{rel} is read by {who}; rulebook does not read this format yet, so its rules are not in this report"),
-        ))
+        std::fs::symlink_metadata(&path)
+            .ok()
+            .map(|_| finding(DiagnosticCode::UnsupportedFormat, &path, None, message))
+    };
+    let formats = UNSUPPORTED.iter().filter_map(|(rel, who)| {
+        present(rel, format!("{rel} is read by {who}; rulebook does not read this format yet, so its rules are not in this report"))
     });
     let not_rules = NOT_RULES.iter().filter_map(|(rel, what)| {
-        let path = book.cwd().join(rel);
-        std::fs::symlink_metadata(&path).ok()?;
-        Some(finding(
-            DiagnosticCode::UnsupportedFormat,
-            &path,
-            None,
+        present(
+            rel,
             format!("{rel} holds {what}: neither rules nor skills, so rulebook does not read it"),
-        ))
+        )
     });
     formats.chain(not_rules).collect()
 }

@@ -68,7 +68,7 @@ mod skills;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub use skills::{SkillError, SkillResource};
+pub use skills::{SkillError, SkillResource, skill_url_rest};
 
 use rulebook_match::{Applicable, GlobIndex, PathMatch};
 use rulebook_partition::{Partition, Placement, Rejection, RuleBucket, partition};

@@ -75,6 +75,18 @@ impl fmt::Display for SkillError {
 
 impl std::error::Error for SkillError {}
 
+/// What follows `skill://` (the scheme in any letter case), or `None` for another URL.
+///
+/// ```
+/// assert_eq!(rulebook_discover::skill_url_rest("SKILL://pdf/a.md"), Some("pdf/a.md"));
+/// assert_eq!(rulebook_discover::skill_url_rest("rule://pdf"), None);
+/// ```
+pub fn skill_url_rest(url: &str) -> Option<&str> {
+    url.get(..8)
+        .filter(|s| s.eq_ignore_ascii_case("skill://"))
+        .map(|_| &url[8..])
+}
+
 /// `%XX` escapes decoded (a malformed one kept as written).
 fn percent_decode(raw: &str) -> String {
     let bytes = raw.as_bytes();
@@ -114,11 +126,7 @@ impl Rulebook {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn resolve_skill(&self, url: &str) -> Result<SkillResource, SkillError> {
-        let rest = url
-            .get(..8)
-            .filter(|s| s.eq_ignore_ascii_case("skill://"))
-            .map(|_| &url[8..])
-            .ok_or_else(|| SkillError::NotSkillUrl(url.to_owned()))?;
+        let rest = skill_url_rest(url).ok_or_else(|| SkillError::NotSkillUrl(url.to_owned()))?;
         let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
         let name = percent_decode(host);
         if name.is_empty() {

@@ -249,30 +249,69 @@ impl Provider<SkillCapability> for SkillFolders {
             ),
         );
         let mut out = LoadResult::default();
+        let project: Vec<&Path> = self.project.iter().map(Path::new).collect();
+        let user: Vec<&Path> = self.user.iter().map(Path::new).collect();
+        loader.load_skill_folders(
+            ctx,
+            &Folders {
+                project: &project,
+                user: &user,
+                user_first: self.user_first,
+                require_description: self.require_description,
+            },
+            &mut out,
+        );
+        Ok(out)
+    }
+}
+
+/// Skills folders, relative to each project root ([`skill_roots`]) and to the home, and how
+/// they are read: [`FileLoader::load_skill_folders`].
+#[derive(Debug, Clone, Copy)]
+pub struct Folders<'a> {
+    /// Relative to the working directory and each ancestor up to the project root.
+    pub project: &'a [&'a Path],
+    /// Relative to the home.
+    pub user: &'a [&'a Path],
+    /// The user's skills first (they win a name clash), else the project's.
+    pub user_first: bool,
+    /// A skill without a description is passed over.
+    pub require_description: bool,
+}
+
+impl FileLoader {
+    /// Loads `folders`: the project folders of every root from the working directory up to
+    /// the project root, nearest first (the project boundary applies), and the user
+    /// folders; in the order [`Folders::user_first`] says.
+    pub fn load_skill_folders(
+        &self,
+        ctx: &LoadContext,
+        folders: &Folders<'_>,
+        out: &mut LoadResult<Skill>,
+    ) {
         let user = |out: &mut LoadResult<Skill>| {
-            for rel in self.user {
+            for rel in folders.user {
                 if let Some(dir) = ctx.in_home(rel) {
-                    loader.load_skills_dir(&dir, Level::User, None, self.require_description, out);
+                    self.load_skills_dir(&dir, Level::User, None, folders.require_description, out);
                 }
             }
         };
-        if self.user_first {
-            user(&mut out);
+        if folders.user_first {
+            user(out);
         }
         for root in skill_roots(ctx) {
-            for rel in self.project {
-                loader.load_skills_dir(
+            for rel in folders.project {
+                self.load_skills_dir(
                     &root.join(rel),
                     Level::Project,
                     Some(&ctx.project_root),
-                    self.require_description,
-                    &mut out,
+                    folders.require_description,
+                    out,
                 );
             }
         }
-        if !self.user_first {
-            user(&mut out);
+        if !folders.user_first {
+            user(out);
         }
-        Ok(out)
     }
 }

@@ -35,8 +35,7 @@ pub const SKILL_TEMPLATE: &str = "skill://{name}";
 
 /// Whether `uri` is a `skill://` URI (the scheme in any case).
 fn is_skill_uri(uri: &str) -> bool {
-    uri.get(..8)
-        .is_some_and(|s| s.eq_ignore_ascii_case("skill://"))
+    rulebook::skill_url_rest(uri).is_some()
 }
 
 /// The one prompt the server offers.
@@ -752,7 +751,9 @@ impl ServerHandler for RulebookServer {
         self.remember_peer(&ctx.peer);
         // A skill's URI as listed (`skill://NAME`), or a rule's.
         let (name, uri) = if is_skill_uri(&request.uri) {
-            let name = request.uri[8..].to_owned();
+            let name = rulebook::skill_url_rest(&request.uri)
+                .unwrap_or_default()
+                .to_owned();
             (name, request.uri.clone())
         } else {
             let name = exact_uri(&request.uri)?;

@@ -86,10 +86,7 @@ pub fn skill_resources(book: &Rulebook) -> Vec<RuleResource> {
 /// The skill names completing `prefix` (with or without `skill://`), at most `limit`, in
 /// the catalog's order, and how many there were.
 pub fn complete_skills(book: &Rulebook, prefix: &str, limit: usize) -> (Vec<String>, usize) {
-    let prefix = prefix
-        .get(..8)
-        .filter(|s| s.eq_ignore_ascii_case("skill://"))
-        .map_or(prefix, |_| &prefix[8..]);
+    let prefix = rulebook::skill_url_rest(prefix).unwrap_or(prefix);
     let names: Vec<String> = book
         .skills()
         .into_iter()

@@ -30,7 +30,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rulebook_kit::skills::skill_roots;
+use rulebook_kit::skills::Folders;
 use rulebook_kit::{Skill, SkillCapability};
 
 use rulebook_kit::FileLoader;
@@ -181,18 +181,17 @@ impl Provider<SkillCapability> for NativeProvider {
         );
         let mut out = LoadResult::default();
         let project = Self::skills_dir(&self.config.project_dir);
-        for root in skill_roots(ctx) {
-            loader.load_skills_dir(
-                &root.join(&project),
-                Level::Project,
-                Some(&ctx.project_root),
-                true,
-                &mut out,
-            );
-        }
-        if let Some(user) = ctx.in_home(Self::skills_dir(&self.config.user_dir)) {
-            loader.load_skills_dir(&user, Level::User, None, true, &mut out);
-        }
+        let user = Self::skills_dir(&self.config.user_dir);
+        loader.load_skill_folders(
+            ctx,
+            &Folders {
+                project: &[&project],
+                user: &[&user],
+                user_first: false,
+                require_description: true,
+            },
+            &mut out,
+        );
         Ok(out)
     }
 }

@@ -73,7 +73,7 @@
 
 pub use rulebook_discover::{
     Fate, FileFate, NoProviders, PathRules, ProviderTable, RuleHit, RuleRegistry, Rulebook,
-    SkillError, SkillResource,
+    SkillError, SkillResource, skill_url_rest,
 };
 pub use rulebook_hosts::{
     Host, HostFile, HostOptions, HostSkill, HostView, Scope as HostScope,

@@ -74,10 +74,7 @@ fn skill(out: &mut Printer<'_>, url: &str) -> ExitCode {
 }
 
 pub(crate) fn run(out: &mut Printer<'_>, url: &str) -> ExitCode {
-    if url
-        .get(..8)
-        .is_some_and(|s| s.eq_ignore_ascii_case("skill://"))
-    {
+    if rulebook::skill_url_rest(url).is_some() {
         return skill(out, url);
     }
     match out.book.resolve(url) {

@@ -204,12 +204,13 @@ pub fn add(view: &mut HostView, cwd: &Path, home: &Path) {
     };
     let entries: Vec<Entry> = skills.iter().map(|s| entry(s, false)).collect();
     let aliased: Vec<Entry> = skills.iter().map(|s| entry(s, true)).collect();
-    let (limit, in_tokens) = match configured_tokens(home) {
+    let configured = configured_tokens(home);
+    let (limit, in_tokens) = match configured {
         Some(tokens) => (tokens, true),
         None => catalog::budget(None),
     };
     let rendered = catalog::render_best(&entries, &aliased, &table, limit, in_tokens);
-    if configured_tokens(home).is_none() && rendered.fates.iter().any(|f| *f != Fate::Whole) {
+    if configured.is_none() && rendered.fates.iter().any(|f| *f != Fate::Whole) {
         view.notes.push(
             "the skills budget is 2% of the model's context window; with no `[skills] max_context_tokens` in ~/.codex/config.toml it is taken as 8,000 characters here".to_owned(),
         );
