@@ -347,7 +347,7 @@ fn check_agrees_with_cursor_about_unquoted_globs() {
 #[test]
 fn check_speaks_where_it_was_silent() {
     let dir = project(&[
-        ("AGENT.md", b"Be nice.\n"),
+        (".cline/rules/team.md", b"Be nice.\n"),
         (
             ".github/instructions/x.instructions.md",
             b"---\napplyTo: '**'\n---\nX\n",
@@ -772,6 +772,29 @@ host_snapshot!(
 host_snapshot!(compare_monorepo, "mixed-monorepo", "r", ["compare"]);
 host_snapshot!(budget_monorepo, "mixed-monorepo", "r", ["budget"]);
 host_snapshot!(budget_link, "claude-link", "r", ["budget"]);
+// Issue 31: the twelve formats in one real-shaped tree, CLAUDE.md a copy of AGENTS.md.
+host_snapshot!(compare_twelve_formats, "twelve-formats", "r", ["compare"]);
+host_snapshot!(budget_twelve_formats, "twelve-formats", "r", ["budget"]);
+host_snapshot!(check_twelve_formats, "twelve-formats", "r", ["check"]);
+host_snapshot!(
+    check_as_crush_twelve_formats,
+    "twelve-formats",
+    "r",
+    ["check", "--as", "crush"]
+);
+host_snapshot!(list_twelve_formats, "twelve-formats", "r", ["list"]);
+host_snapshot!(
+    as_qwen_twelve_formats,
+    "twelve-formats",
+    "r",
+    ["list", "--as", "qwen"]
+);
+host_snapshot!(
+    as_warp_twelve_formats,
+    "twelve-formats",
+    "r",
+    ["explain", "--as", "warp"]
+);
 host_snapshot!(
     budget_skills,
     "codex-skills",

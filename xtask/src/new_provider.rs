@@ -184,7 +184,7 @@ impl Provider<RuleCapability> for {type_name}Provider {{
         write(
             dir.join("tests/scenarios.rs"),
             format!(
-                r#"//! The {type_name} provider alone over its fixtures (`fixtures/<scenario>/{{{{project,home}}}}`),
+                r#"//! The {type_name} provider alone over its fixtures (`fixtures/<scenario>/{{project,home}}`),
 //! both profiles side by side: one snapshot per scenario (`rulebook-test`).
 
 use rulebook_provider_{ident}::{type_name}Provider;

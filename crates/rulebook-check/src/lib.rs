@@ -43,7 +43,9 @@ use std::path::{Path, PathBuf};
 use rulebook::stages::kit::coerce::key_line;
 use rulebook::stages::rule::FrontmatterOutcome;
 use rulebook::stages::ttsr::validate_condition;
-use rulebook::{Diagnostic, DiagnosticCode, Rule, RuleBucket, Rulebook, Severity};
+use rulebook::{
+    Diagnostic, DiagnosticCode, Host, HostOptions, HostView, Rule, RuleBucket, Rulebook, Severity,
+};
 
 /// The severity of a finding of `code` (see the module docs).
 pub fn severity(code: DiagnosticCode) -> Severity {
@@ -116,10 +118,7 @@ fn unquoted_globs(text: &str) -> Vec<(usize, String)> {
 
 /// The formats rulebook does not read yet, by the path a project keeps them at, and who
 /// reads them.
-const UNSUPPORTED: &[(&str, &str)] = &[
-    ("AGENT.md", "Zed and Roo Code"),
-    (".cline/rules", "the Cline CLI"),
-];
+const UNSUPPORTED: &[(&str, &str)] = &[(".cline/rules", "the Cline CLI")];
 
 /// Folders of other kinds a tool reads beside its rules and skills (issue 30): said, as
 /// information, to be not read.
@@ -136,6 +135,7 @@ pub struct CheckOptions {
     select: Vec<DiagnosticCode>,
     ignore: Vec<DiagnosticCode>,
     strict: bool,
+    host: Option<Host>,
 }
 
 impl CheckOptions {
@@ -168,6 +168,15 @@ impl CheckOptions {
     /// Whether warnings fail.
     pub fn is_strict(&self) -> bool {
         self.strict
+    }
+
+    /// Checks as one tool reads the project (`check --as TOOL`): only the files that tool
+    /// reads here (in its own view, [`rulebook::emulate`]), and the text it loads twice.
+    /// Without it, every rule file rulebook reads, and every tool's duplicates.
+    #[must_use]
+    pub fn host(mut self, host: Option<Host>) -> Self {
+        self.host = host;
+        self
     }
 
     /// Adds a `[check]` table of `rulebook.toml`: its ignores are added; its selection is
@@ -241,6 +250,45 @@ impl Report {
 /// Lints the rule files of `book`.
 pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
     let mut findings = lint(book);
+    let hosts: Vec<Host> = match options.host {
+        Some(host) => vec![host],
+        None => Host::ALL.to_vec(),
+    };
+    let host_options = HostOptions::new(book.cwd(), book.home());
+    let views: Vec<HostView> = hosts
+        .iter()
+        .map(|&h| rulebook::emulate(h, &host_options))
+        .collect();
+    if options.host.is_some() {
+        // The files this tool reads here, whatever it does with them.
+        let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        let read: HashSet<PathBuf> = views
+            .iter()
+            .flat_map(|v| &v.files)
+            .filter(|f| !matches!(f.status, rulebook::HostStatus::NotRead))
+            .map(|f| real(&f.path))
+            .collect();
+        // Findings on how another tool's provider reads a file are not this tool's: Crush
+        // reads `.cursor/rules` raw, so Cursor's frontmatter findings do not concern it.
+        let id = match options.host {
+            Some(Host::Codex) => "agents-md",
+            Some(host) => host.id(),
+            None => "",
+        };
+        let own = book
+            .providers()
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.display_name.clone());
+        findings.retain(|d| {
+            d.path.as_deref().is_none_or(|p| read.contains(&real(p)))
+                && d.provider.as_ref().is_none_or(|p| Some(p) == own.as_ref())
+        });
+    }
+    findings.extend(duplicate_loads(&views));
+    if options.host.is_none() {
+        findings.extend(duplicate_rules(book));
+    }
     findings.retain(|d| options.keeps(d.code));
     findings.sort_by(|a, b| {
         (a.path.is_none(), &a.path, a.line).cmp(&(b.path.is_none(), &b.path, b.line))
@@ -248,6 +296,89 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
     Report {
         findings,
         strict: options.strict,
+    }
+}
+
+/// The text one tool loads twice at start (issue 31, item 4): one finding a group, on the
+/// second file, with the bytes spent again.
+fn duplicate_loads(views: &[HostView]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for view in views {
+        for dup in view.duplicates() {
+            let Some(again) = dup.paths.get(1) else {
+                continue;
+            };
+            let others: Vec<String> = dup.paths[1..]
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            out.push(
+                finding(
+                    DiagnosticCode::DuplicateLoad,
+                    again,
+                    None,
+                    format!(
+                        "{} loads the same text twice at start: {} = {} ({} bytes spent again){}",
+                        view.host.display_name(),
+                        dup.paths[0].display(),
+                        others.join(" = "),
+                        dup.bytes_lost,
+                        if view.host.verified() {
+                            ""
+                        } else {
+                            " (documented, not verified)"
+                        }
+                    ),
+                )
+                .with_provider(view.host.display_name()),
+            );
+        }
+    }
+    out
+}
+
+/// The text rulebook's own prompt holds twice: always-apply rules of different files with
+/// the same content (a `CLAUDE.md` copy of `AGENTS.md`); a file reached through a link is
+/// one rule already ("same file").
+fn duplicate_rules(book: &Rulebook) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let always = book.bucket(RuleBucket::AlwaysApply);
+    for (i, rule) in always.iter().enumerate() {
+        if rule.content.trim().is_empty() {
+            continue;
+        }
+        if let Some(first) = always[..i].iter().find(|r| r.content == rule.content) {
+            out.push(
+                finding(
+                    DiagnosticCode::DuplicateLoad,
+                    &rule.path,
+                    None,
+                    format!(
+                        "`{}` has the same text as `{}` ({}): both are always applied, so an agent built on rulebook reads it twice ({} bytes spent again)",
+                        rule.name,
+                        first.name,
+                        first.path.display(),
+                        rule.content.len()
+                    ),
+                )
+                .with_provider(rule.source.provider_name.clone()),
+            );
+        }
+    }
+    out
+}
+
+/// Why a glob can match no file, when it cannot: it ends in `*.` (an empty extension:
+/// `src/**/*.`), or holds a Markdown-escaped star (`\*`, or `*_/_`, what a Markdown
+/// formatter makes of `**/`), which the glob libraries read as a literal `*` and `_`.
+pub fn glob_matches_nothing(glob: &str) -> Option<&'static str> {
+    let glob = glob.trim();
+    if glob.ends_with("*.") {
+        Some("it ends in `*.`: a file name ending in a dot, which no source file has")
+    } else if glob.contains("\\*") || glob.contains("*_/_") || glob.contains("\\_") {
+        Some("it holds Markdown escapes (`\\*`, `*_/_` for `**/`): the star is read literally")
+    } else {
+        None
     }
 }
 
@@ -465,6 +596,22 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
             .find(|p| p.id == rule.source.provider)
             .map(|p| p.known_keys.as_slice())
             .unwrap_or_default();
+        for glob in rule.globs.as_deref().unwrap_or_default() {
+            if let Some(why) = glob_matches_nothing(glob) {
+                let line = ["globs", "paths", "applyTo", "fileMatchPattern", "patterns"]
+                    .iter()
+                    .find_map(|k| key_line(&text, k));
+                findings.push(finding(
+                    DiagnosticCode::GlobMatchesNothing,
+                    path,
+                    line,
+                    format!(
+                        "glob `{glob}` can match no file: {why}; `{}` never applies through it",
+                        rule.name
+                    ),
+                ));
+            }
+        }
         for key in rule.frontmatter.keys() {
             if !known.is_empty() && !known.iter().any(|k| k.key == key) {
                 findings.push(finding(
@@ -641,5 +788,25 @@ fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
             format!("{rel} holds {what}: neither rules nor skills, so rulebook does not read it"),
         )
     });
-    formats.chain(not_rules).collect()
+    // AGENT.md is read by Zed and Roo Code only where they would use it (issue 31): said
+    // when it is here and neither does.
+    let agent = book.cwd().join("AGENT.md");
+    let agent_read = book.all().iter().any(|e| e.item.path == agent);
+    let readers = book
+        .providers()
+        .iter()
+        .any(|p| p.id == "zed" || p.id == "roo");
+    let agent_md = (!agent_read)
+        .then(|| {
+            present(
+                "AGENT.md",
+                if readers {
+                    "AGENT.md is read by Zed only when none of its earlier rule files (.rules, .cursorrules, .windsurfrules, .clinerules, .github/copilot-instructions.md) is here, and by Roo Code only when AGENTS.md is missing or empty; neither holds here, so no tool rulebook knows uses it".to_owned()
+                } else {
+                    "AGENT.md is read by Zed and Roo Code, whose providers serve the Extended profile only: its rules are not in this report".to_owned()
+                },
+            )
+        })
+        .flatten();
+    formats.chain(not_rules).chain(agent_md).collect()
 }

@@ -55,6 +55,13 @@ fn project() -> tempfile::TempDir {
         "---\ncondition: \"(unclosed\"\n---\nBody\n",
     );
     write(&p, "AGENT.md", "Zed reads me\n");
+    write(
+        &p,
+        ".cursor/rules/dead.mdc",
+        "---\ndescription: Dead globs\nglobs: [\"src/**/*.\", \"\\\\*_/_.ts\"]\n---\nBody\n",
+    );
+    write(&p, "AGENTS.md", "Run the tests.\n");
+    write(&p, "CLAUDE.md", "Run the tests.\n");
     write(&p, "src/components/button.tsx", "x");
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
     dir
@@ -101,6 +108,48 @@ fn one_of_each_finding_under_both_profiles() {
         report(dir.path(), Profile::Extended, &options),
         report(dir.path(), Profile::Reference, &options)
     ));
+}
+
+/// `check --as TOOL` (issue 31, item 5): only the files that tool reads, and what it loads
+/// twice; Crush reads both `AGENTS.md` and `CLAUDE.md` (a copy), Claude Code only
+/// `CLAUDE.md`.
+#[test]
+fn check_as_one_tool_keeps_its_files_and_its_duplicates() {
+    let dir = project();
+    let book = Rulebook::discover(
+        dir.path().join("project"),
+        Some(dir.path().join("home")),
+        &Options::new(),
+    );
+    let findings = |host| {
+        check(&book, &CheckOptions::new().host(Some(host)))
+            .findings
+            .iter()
+            .map(|f| {
+                let name = f
+                    .path
+                    .as_deref()
+                    .and_then(|p| p.file_name())
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                format!("{}:{}", f.code, name)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        findings(rulebook::Host::Crush),
+        ["duplicate-load:CLAUDE.md"]
+    );
+    assert!(findings(rulebook::Host::Claude).is_empty());
+    let cursor = findings(rulebook::Host::Cursor);
+    assert!(
+        cursor.contains(&"glob-matches-nothing:dead.mdc".to_owned()),
+        "{cursor:?}"
+    );
+    assert!(
+        !cursor.iter().any(|f| f.starts_with("duplicate-load")),
+        "{cursor:?}"
+    );
 }
 
 #[test]

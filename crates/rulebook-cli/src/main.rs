@@ -86,9 +86,10 @@ pub(crate) struct Cli {
     )]
     no_provider: Vec<String>,
 
-    /// Answer as one real tool would load the rules here (list, explain, prompt, match):
-    /// codex, claude, gemini, cline, continue (checked against the real tools), or cursor,
-    /// windsurf, copilot, kiro, zed (documented, not verified).
+    /// Answer as one real tool would load the rules here (list, explain, prompt, match,
+    /// check): codex, claude, gemini, cline, continue (checked against the real tools), or
+    /// cursor, windsurf, copilot, kiro, zed, qwen, kilocode, amazonq, trae, augment, junie,
+    /// warp, crush, goose, openhands, firebase, jetbrains-ai (documented, not verified).
     #[arg(long = "as", global = true, value_name = "TOOL", value_parser = shell::HostParser,
           hide_possible_values = true)]
     host: Option<Host>,
@@ -388,10 +389,11 @@ fn main() -> ExitCode {
                 | Command::Explain { .. }
                 | Command::Prompt { .. }
                 | Command::Match { .. }
+                | Command::Check(_)
         )
     {
         eprintln!(
-            "rulebook: --as works with list, explain, prompt and match (and `compare` shows every tool)"
+            "rulebook: --as works with list, explain, prompt, match and check (and `compare` shows every tool)"
         );
         return ExitCode::from(2);
     }
@@ -425,7 +427,7 @@ fn main() -> ExitCode {
         let text = commands::host::budget(&place, hosts, cli.json);
         return emit(text.as_bytes(), ExitCode::SUCCESS);
     }
-    if let Some(host) = cli.host {
+    if let (Some(host), false) = (cli.host, matches!(cli.command, Command::Check(_))) {
         let text = match &cli.command {
             Command::List => commands::host::list(&place, host, cli.json),
             Command::Explain { name: Some(_), .. }
@@ -483,7 +485,7 @@ fn main() -> ExitCode {
         ),
         Command::Prompt { paths } => commands::prompt::run(&mut out, paths),
         Command::Read { url } => commands::read::run(&mut out, url),
-        Command::Check(args) => commands::check::run(&mut out, args),
+        Command::Check(args) => commands::check::run(&mut out, args, cli.host),
         Command::Match { .. } => commands::matches::run(&mut out, &match_paths),
         Command::Complete { prefix } => commands::complete::run(&mut out, prefix),
         Command::Completions { .. }

@@ -51,7 +51,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) use rulebook_kit::host::util;
 pub use rulebook_kit::host::{
-    Host, HostFile, HostOptions, HostSkill, HostView, Scope, SkillStatus, Status,
+    Duplicate, Host, HostFile, HostOptions, HostSkill, HostView, Scope, SkillStatus, Status,
 };
 
 /// What `host` loads when started in `options.cwd()` by the user of `options.home()`.
@@ -67,6 +67,18 @@ pub fn emulate(host: Host, options: &HostOptions) -> HostView {
         Host::Copilot => rulebook_provider_copilot::host::emulate(options),
         Host::Kiro => rulebook_provider_kiro::host::emulate(options),
         Host::Zed => rulebook_provider_zed::host::emulate(options),
+        Host::Qwen => rulebook_provider_qwen::host::emulate(options),
+        Host::Kilocode => rulebook_provider_kilocode::host::emulate(options),
+        Host::Amazonq => rulebook_provider_amazonq::host::emulate(options),
+        Host::Trae => rulebook_provider_trae::host::emulate(options),
+        Host::Augment => rulebook_provider_augment::host::emulate(options),
+        Host::Junie => rulebook_provider_junie::host::emulate(options),
+        Host::Warp => rulebook_provider_warp::host::emulate(options),
+        Host::Crush => rulebook_provider_crush::host::emulate(options),
+        Host::Goose => rulebook_provider_goose::host::emulate(options),
+        Host::Openhands => rulebook_provider_openhands::host::emulate(options),
+        Host::Firebase => rulebook_provider_firebase::host::emulate(options),
+        Host::JetbrainsAi => rulebook_provider_jetbrains_ai::host::emulate(options),
     };
     guard(view, options).finish()
 }

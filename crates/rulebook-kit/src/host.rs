@@ -37,11 +37,35 @@ pub enum Host {
     Kiro,
     /// Zed (documented, not verified).
     Zed,
+    /// Qwen Code (documented from its source, not run).
+    Qwen,
+    /// Kilo Code (documented, not verified).
+    Kilocode,
+    /// Amazon Q Developer in the IDE (documented, not verified).
+    Amazonq,
+    /// Trae (documented, not verified).
+    Trae,
+    /// Augment Code (documented, not verified).
+    Augment,
+    /// JetBrains Junie (documented, not verified).
+    Junie,
+    /// Warp (documented from its source, not verified).
+    Warp,
+    /// Crush (documented from its source, not verified).
+    Crush,
+    /// Goose (documented from its source, not verified).
+    Goose,
+    /// OpenHands (documented from its source, not verified).
+    Openhands,
+    /// Firebase Studio (documented, not verified).
+    Firebase,
+    /// JetBrains AI Assistant (documented, not verified).
+    JetbrainsAi,
 }
 
 impl Host {
     /// Every host, in the order of the CLI's `--as` values.
-    pub const ALL: [Host; 10] = [
+    pub const ALL: [Host; 22] = [
         Host::Codex,
         Host::Claude,
         Host::Gemini,
@@ -52,6 +76,18 @@ impl Host {
         Host::Copilot,
         Host::Kiro,
         Host::Zed,
+        Host::Qwen,
+        Host::Kilocode,
+        Host::Amazonq,
+        Host::Trae,
+        Host::Augment,
+        Host::Junie,
+        Host::Warp,
+        Host::Crush,
+        Host::Goose,
+        Host::Openhands,
+        Host::Firebase,
+        Host::JetbrainsAi,
     ];
 
     /// The id used on the command line (`--as codex`).
@@ -67,6 +103,18 @@ impl Host {
             Host::Copilot => "copilot",
             Host::Kiro => "kiro",
             Host::Zed => "zed",
+            Host::Qwen => "qwen",
+            Host::Kilocode => "kilocode",
+            Host::Amazonq => "amazonq",
+            Host::Trae => "trae",
+            Host::Augment => "augment",
+            Host::Junie => "junie",
+            Host::Warp => "warp",
+            Host::Crush => "crush",
+            Host::Goose => "goose",
+            Host::Openhands => "openhands",
+            Host::Firebase => "firebase",
+            Host::JetbrainsAi => "jetbrains-ai",
         }
     }
 
@@ -83,6 +131,18 @@ impl Host {
             Host::Copilot => "GitHub Copilot (VS Code)",
             Host::Kiro => "Kiro",
             Host::Zed => "Zed",
+            Host::Qwen => "Qwen Code",
+            Host::Kilocode => "Kilo Code",
+            Host::Amazonq => "Amazon Q Developer",
+            Host::Trae => "Trae",
+            Host::Augment => "Augment",
+            Host::Junie => "Junie",
+            Host::Warp => "Warp",
+            Host::Crush => "Crush",
+            Host::Goose => "Goose",
+            Host::Openhands => "OpenHands",
+            Host::Firebase => "Firebase Studio",
+            Host::JetbrainsAi => "JetBrains AI Assistant",
         }
     }
 
@@ -235,6 +295,15 @@ impl Status {
     }
 }
 
+/// Files one tool loads at start whose text is the same ([`HostView::duplicates`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Duplicate {
+    /// The files, in the order the tool loads them.
+    pub paths: Vec<PathBuf>,
+    /// The bytes of every copy after the first: spent again.
+    pub bytes_lost: u64,
+}
+
 /// One file the tool loads or could have loaded, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HostFile {
@@ -321,6 +390,44 @@ impl HostView {
     /// The files loaded at start, in the tool's order.
     pub fn loaded(&self) -> impl Iterator<Item = &HostFile> + '_ {
         self.files.iter().filter(|f| f.status.is_loaded())
+    }
+
+    /// The bytes the tool takes of a loaded file: the whole file, or up to its cut.
+    pub fn bytes_taken(file: &HostFile) -> u64 {
+        match file.status {
+            Status::Cut { truncated_at } => truncated_at as u64,
+            _ => std::fs::metadata(&file.path).map_or(0, |m| m.len()),
+        }
+    }
+
+    /// The files loaded at start more than once: the same bytes (a copy, or the same file
+    /// reached through a link), each group once, in the order first loaded; blank files
+    /// are not duplicates.
+    pub fn duplicates(&self) -> Vec<Duplicate> {
+        let mut groups: Vec<(Vec<u8>, Vec<PathBuf>, u64)> = Vec::new();
+        for f in self.loaded() {
+            let Ok(bytes) = std::fs::read(&f.path) else {
+                continue;
+            };
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let taken = Self::bytes_taken(f);
+            match groups.iter_mut().find(|(b, _, _)| *b == bytes) {
+                Some((_, paths, lost)) => {
+                    if !paths.contains(&f.path) {
+                        paths.push(f.path.clone());
+                        *lost += taken;
+                    }
+                }
+                None => groups.push((bytes, vec![f.path.clone()], 0)),
+            }
+        }
+        groups
+            .into_iter()
+            .filter(|(_, paths, _)| paths.len() > 1)
+            .map(|(_, paths, bytes_lost)| Duplicate { paths, bytes_lost })
+            .collect()
     }
 
     /// The files the tool would add when it touches `path` (absolute, or relative to the

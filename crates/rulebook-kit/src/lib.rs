@@ -55,9 +55,11 @@
 //! ```
 
 pub mod coerce;
+pub mod context_files;
 pub mod host;
 mod imports;
 mod loader;
+pub mod modes;
 pub mod skills;
 
 use std::path::{Path, PathBuf};

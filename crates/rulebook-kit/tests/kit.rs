@@ -695,3 +695,51 @@ fn memory_files_load_as_claude_and_gemini_read_them() {
     assert_eq!(out.items.len(), before, "nothing loads for either");
     assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
 }
+
+/// A copy and a link of one text are one group, its bytes counted again for each copy
+/// after the first; a different text, and blank files, are not duplicates (issue 31,
+/// item 4).
+#[test]
+fn files_of_the_same_text_are_loaded_twice() {
+    use rulebook_kit::host::{Host, HostView, Scope, Status};
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    std::fs::write(p("AGENTS.md"), "Use tabs.\n").unwrap();
+    std::fs::write(p("CLAUDE.md"), "Use tabs.\n").unwrap();
+    std::fs::write(p("other.md"), "Use spaces.\n").unwrap();
+    std::fs::write(p("blank1.md"), "\n").unwrap();
+    std::fs::write(p("blank2.md"), "\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(p("AGENTS.md"), p("link.md")).unwrap();
+    let mut names = vec![
+        "AGENTS.md",
+        "other.md",
+        "CLAUDE.md",
+        "blank1.md",
+        "blank2.md",
+    ];
+    if cfg!(unix) {
+        names.push("link.md");
+    }
+    let mut view = HostView::new(Host::Crush);
+    for name in &names {
+        view.push(p(name), Scope::Project, Status::Loaded, "test");
+    }
+    // A file the tool does not load is no duplicate.
+    std::fs::write(p("unread.md"), "Use tabs.\n").unwrap();
+    view.push(p("unread.md"), Scope::Project, Status::NotRead, "test");
+    let found = view.duplicates();
+    assert_eq!(found.len(), 1);
+    let shown: Vec<String> = found[0]
+        .paths
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let expected: &[&str] = if cfg!(unix) {
+        &["AGENTS.md", "CLAUDE.md", "link.md"]
+    } else {
+        &["AGENTS.md", "CLAUDE.md"]
+    };
+    assert_eq!(shown, expected);
+    assert_eq!(found[0].bytes_lost, if cfg!(unix) { 20 } else { 10 });
+}

@@ -13,6 +13,12 @@
 //! Extended, `.cursorrules` is read too, and is always-apply unless its frontmatter sets
 //! `alwaysApply`.
 //!
+//! Also in Extended: `.cursor/BUGBOT.md` at the project root, which Cursor's Bugbot (a
+//! pull-request review agent) reads and the editor's agent does not: the rule `BUGBOT`,
+//! turned off for the coding agent; option `agent_kind=code-review` applies it always, as
+//! Bugbot does (Cursor's Bugbot documentation; the nested `BUGBOT.md` files Bugbot adds for
+//! the changed files' directories are not read).
+//!
 //! [`host`] is the tool's own view (`--as`): what the tool loads here, in its order, as
 //! its documentation tells (it cannot be run here: "documented, not verified");
 //! `rulebook-hosts` dispatches to it and guards what it shows.
@@ -66,7 +72,11 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     50,
 )
 .with_known_keys(COMMON_KEYS)
-.with_nested_names(&[".cursor"]);
+.with_nested_names(&[".cursor"])
+.with_options(&[rulebook_kit::ProviderOption::new(
+    "agent_kind",
+    rulebook_kit::OptionKind::OneOf(rulebook_kit::context_files::AGENT_KINDS),
+)]);
 
 /// What the skills provider is: the same id and priority as the rules provider.
 pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
@@ -114,6 +124,14 @@ impl Provider<RuleCapability> for CursorProvider {
             ) {
                 apply_whole_file_default(&mut out.items[i]);
             }
+            rulebook_kit::context_files::load_review_file(
+                &loader,
+                ctx,
+                ".cursor/BUGBOT.md",
+                "BUGBOT",
+                "Cursor's Bugbot",
+                &mut out,
+            );
         }
         Ok(out)
     }

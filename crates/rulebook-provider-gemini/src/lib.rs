@@ -12,6 +12,9 @@
 //! - Raw text; `@path` imports as Gemini recognizes them (a token at the start or after white
 //!   space, starting with `.`, `/` or a letter; not in code), 5 levels deep, confined to the
 //!   project root (without a repository, to the importing file's directory).
+//! - `.gemini/styleguide.md` at the project root, which Gemini Code Assist on GitHub (a
+//!   pull-request review agent) reads and Gemini CLI does not: the rule `styleguide`,
+//!   turned off for the coding agent; option `agent_kind=code-review` applies it always.
 //!
 //! [`host`] is the tool's own view (`--as`): what the real tool loads here, in its order and
 //! wrapping, checked against the real tool where it could be run (`rulebook-hosts`
@@ -78,7 +81,13 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
 )
 .with_nested_names(&["GEMINI.md"])
 .with_profiles(&[Profile::Extended])
-.with_options(&[ProviderOption::new("file_names", OptionKind::FileNames)]);
+.with_options(&[
+    ProviderOption::new("file_names", OptionKind::FileNames),
+    ProviderOption::new(
+        "agent_kind",
+        OptionKind::OneOf(rulebook_kit::context_files::AGENT_KINDS),
+    ),
+]);
 
 /// What the skills provider is: the same id and priority as the rules provider.
 pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
@@ -174,6 +183,14 @@ impl Provider<RuleCapability> for GeminiProvider {
                 }
             }
         }
+        rulebook_kit::context_files::load_review_file(
+            &loader,
+            ctx,
+            ".gemini/styleguide.md",
+            "styleguide",
+            "Gemini Code Assist on GitHub",
+            &mut out,
+        );
         Ok(out)
     }
 }

@@ -8,6 +8,10 @@
 //! - `.roo/rules-{mode}/**` → the manual bucket (read through `rule://`), named
 //!   `<mode>:<stem>`, described `Roo mode '<mode>' rules`;
 //! - `.roorules` (`roorules`, always-apply) only when no `.roo/rules` file loaded;
+//! - `AGENT.md` (`AGENT`, always-apply) in the working directory when `AGENTS.md` is
+//!   missing or blank: Roo tries `AGENTS.md` then `AGENT.md` and keeps the first that is
+//!   not empty (`src/core/prompts/sections/custom-instructions.ts` at cb836567);
+//!   `AGENTS.md` itself has its own provider;
 //! - project (the working directory) first, then the user's `~/.roo`.
 //!
 //! Depends on `rulebook-kit`.
@@ -25,12 +29,12 @@
 //! ```
 
 use rulebook_kit::ProviderMeta;
-use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+use rulebook_kit::modes::{always, load_base};
 use rulebook_kit::{
     Activation, FileLoader, Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule,
-    RuleCapability, stem,
+    RuleCapability,
 };
 
 /// Roo reads no frontmatter; the policy matters to nothing (bodies are raw).
@@ -39,9 +43,6 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
     AlwaysApplyPolicy::Boolean,
     GlobsPolicy::StringsOnly,
 );
-
-/// Roo's cache and system files, never rules.
-const EXCLUDED: &[&str] = &["log", "bak", "lock", "tmp", "swp", "cache"];
 
 /// The Roo provider (id `roo`, priority 30).
 #[derive(Debug, Clone, Copy, Default)]
@@ -66,7 +67,14 @@ impl Provider<RuleCapability> for RooProvider {
         let loader = FileLoader::new(ctx, "roo", "Roo", FIELD_POLICY).raw(true);
         let project = ctx.cwd.join(".roo");
         let before = out.items.len();
-        load_base(&loader, &project, Level::Project, Some(&ctx.cwd), &mut out);
+        load_base(
+            &loader,
+            &project,
+            Level::Project,
+            Some(&ctx.cwd),
+            "Roo",
+            &mut out,
+        );
         let project_rules = out.items[before..]
             .iter()
             .any(|r| r.activation != Some(Activation::Manual));
@@ -82,73 +90,21 @@ impl Provider<RuleCapability> for RooProvider {
                 always(&mut out.items[i]);
             }
         }
+        let agents = std::fs::read_to_string(ctx.cwd.join("AGENTS.md")).unwrap_or_default();
+        if agents.trim().is_empty() {
+            if let Some(i) = loader.load_file(
+                &ctx.cwd.join("AGENT.md"),
+                "AGENT",
+                Level::Project,
+                Some(&ctx.cwd),
+                &mut out,
+            ) {
+                always(&mut out.items[i]);
+            }
+        }
         if let Some(user) = ctx.in_home(".roo") {
-            load_base(&loader, &user, Level::User, None, &mut out);
+            load_base(&loader, &user, Level::User, None, "Roo", &mut out);
         }
         Ok(out)
-    }
-}
-
-fn always(rule: &mut Rule) {
-    rule.content = rule.content.trim().into();
-    rule.activate(Activation::AlwaysOn);
-}
-
-/// `base/rules` (always-apply) and every `base/rules-{mode}` (manual).
-fn load_base(
-    loader: &FileLoader,
-    base: &Path,
-    level: Level,
-    root: Option<&Path>,
-    out: &mut LoadResult<Rule>,
-) {
-    let keep = |path: &Path| {
-        path.extension()
-            .is_none_or(|e| !EXCLUDED.iter().any(|x| e.eq_ignore_ascii_case(x)))
-    };
-    let first = out.items.len();
-    loader.load_dir_where(&base.join("rules"), &["*"], level, root, out, &stem, &keep);
-    // Roo's order: by file name, case-insensitively, whatever the subdirectory.
-    out.items[first..].sort_by_key(|r| {
-        r.path
-            .file_name()
-            .map(|n| n.to_string_lossy().to_lowercase())
-            .unwrap_or_default()
-    });
-    for rule in &mut out.items[first..] {
-        always(rule);
-    }
-    let mut modes: Vec<String> = std::fs::read_dir(base)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter_map(|e| {
-                    e.file_name()
-                        .to_str()
-                        .and_then(|n| n.strip_prefix("rules-"))
-                        .filter(|m| !m.is_empty())
-                        .map(str::to_owned)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    modes.sort();
-    for mode in modes {
-        let first = out.items.len();
-        let name = |path: &Path| format!("{mode}:{}", stem(path));
-        loader.load_dir_where(
-            &base.join(format!("rules-{mode}")),
-            &["*"],
-            level,
-            root,
-            out,
-            &name,
-            &keep,
-        );
-        for rule in &mut out.items[first..] {
-            rule.content = rule.content.trim().into();
-            rule.activate(Activation::Manual);
-            rule.description = Some(format!("Roo mode '{mode}' rules"));
-        }
     }
 }

@@ -6,7 +6,10 @@
 //! `.windsurfrules`, `.clinerules`, `.github/copilot-instructions.md`, `AGENT.md`,
 //! `AGENTS.md`, `CLAUDE.md`, `GEMINI.md` that exists. The other names belong to their own
 //! providers, so rulebook reads them all; when `.rules` is there with one of them, an
-//! `info` says Zed would use only `.rules`.
+//! `info` says Zed would use only `.rules`. `AGENT.md`, which no other tool's provider
+//! reads, is read here when Zed would use it: when none of the names before it exists (the
+//! order of Zed's documentation at 001118731f; some versions of its source list `CLAUDE.md`
+//! before `AGENT.md`), as the always-apply rule `AGENT`.
 //!
 //! [`host`] is the tool's own view (`--as`): what the tool loads here, in its order, as
 //! its documentation tells (it cannot be run here: "documented, not verified");
@@ -81,6 +84,26 @@ impl Provider<RuleCapability> for ZedProvider {
         let loader = FileLoader::new(ctx, "zed", "Zed", FIELD_POLICY).raw(true);
         let root = &ctx.project_root;
         let path = root.join(".rules");
+        let agent = NAMES
+            .iter()
+            .position(|n| *n == "AGENT.md")
+            .unwrap_or(NAMES.len());
+        let before = NAMES[..agent]
+            .iter()
+            .any(|name| std::fs::symlink_metadata(root.join(name)).is_ok());
+        if !before {
+            if let Some(i) = loader.load_file(
+                &root.join("AGENT.md"),
+                "AGENT",
+                Level::Project,
+                Some(root),
+                &mut out,
+            ) {
+                let rule = &mut out.items[i];
+                rule.content = rule.content.trim().into();
+                rule.activate(Activation::AlwaysOn);
+            }
+        }
         if let Some(i) = loader.load_file(&path, "rules", Level::Project, Some(root), &mut out) {
             let rule = &mut out.items[i];
             rule.content = rule.content.trim().into();

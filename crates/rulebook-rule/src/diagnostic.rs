@@ -87,6 +87,12 @@ pub enum DiagnosticCode {
     /// A skill links to a file of its folder that does not exist, or one name stands for
     /// skills of different content in several folders.
     SkillContent,
+    /// One tool loads the same text twice at start (a `CLAUDE.md` copy of `AGENTS.md` for a
+    /// tool that reads both, the same file through a link): the bytes are spent again.
+    DuplicateLoad,
+    /// A glob that can match no file (`src/**/*.`, Markdown's `\*_/_` for `**/`): the rule
+    /// it scopes never applies.
+    GlobMatchesNothing,
 }
 
 /// One problem found while loading, with where it is.
@@ -142,6 +148,8 @@ impl DiagnosticCode {
             Self::SkillName => "skill-name",
             Self::SkillDescription => "skill-description",
             Self::SkillContent => "skill-content",
+            Self::DuplicateLoad => "duplicate-load",
+            Self::GlobMatchesNothing => "glob-matches-nothing",
         }
     }
 
@@ -175,6 +183,8 @@ impl DiagnosticCode {
         Self::SkillName,
         Self::SkillDescription,
         Self::SkillContent,
+        Self::DuplicateLoad,
+        Self::GlobMatchesNothing,
     ];
 
     /// The code named `name` (its kebab-case name).

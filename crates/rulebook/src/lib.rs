@@ -76,8 +76,8 @@ pub use rulebook_discover::{
     SkillError, SkillResource, skill_url_rest,
 };
 pub use rulebook_hosts::{
-    Host, HostFile, HostOptions, HostSkill, HostView, Scope as HostScope,
-    SkillStatus as HostSkillStatus, Status as HostStatus, emulate,
+    Duplicate as HostDuplicate, Host, HostFile, HostOptions, HostSkill, HostView,
+    Scope as HostScope, SkillStatus as HostSkillStatus, Status as HostStatus, emulate,
 };
 pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};

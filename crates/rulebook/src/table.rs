@@ -13,6 +13,10 @@ pub mod providers {
     pub use rulebook_provider_agents::AgentsProvider;
     #[cfg(feature = "agents-md")]
     pub use rulebook_provider_agents_md::AgentsMdProvider;
+    #[cfg(feature = "amazonq")]
+    pub use rulebook_provider_amazonq::AmazonqProvider;
+    #[cfg(feature = "augment")]
+    pub use rulebook_provider_augment::AugmentProvider;
     #[cfg(feature = "claude")]
     pub use rulebook_provider_claude::ClaudeProvider;
     #[cfg(feature = "cline")]
@@ -21,16 +25,36 @@ pub mod providers {
     pub use rulebook_provider_continue::ContinueProvider;
     #[cfg(feature = "copilot")]
     pub use rulebook_provider_copilot::CopilotProvider;
+    #[cfg(feature = "crush")]
+    pub use rulebook_provider_crush::CrushProvider;
     #[cfg(feature = "cursor")]
     pub use rulebook_provider_cursor::CursorProvider;
+    #[cfg(feature = "firebase")]
+    pub use rulebook_provider_firebase::FirebaseProvider;
     #[cfg(feature = "gemini")]
     pub use rulebook_provider_gemini::GeminiProvider;
+    #[cfg(feature = "goose")]
+    pub use rulebook_provider_goose::GooseProvider;
+    #[cfg(feature = "jetbrains-ai")]
+    pub use rulebook_provider_jetbrains_ai::JetbrainsAiProvider;
+    #[cfg(feature = "junie")]
+    pub use rulebook_provider_junie::JunieProvider;
+    #[cfg(feature = "kilocode")]
+    pub use rulebook_provider_kilocode::KilocodeProvider;
     #[cfg(feature = "kiro")]
     pub use rulebook_provider_kiro::KiroProvider;
     #[cfg(feature = "native")]
     pub use rulebook_provider_native::{NativeConfig, NativeProvider};
+    #[cfg(feature = "openhands")]
+    pub use rulebook_provider_openhands::OpenhandsProvider;
+    #[cfg(feature = "qwen")]
+    pub use rulebook_provider_qwen::QwenProvider;
     #[cfg(feature = "roo")]
     pub use rulebook_provider_roo::RooProvider;
+    #[cfg(feature = "trae")]
+    pub use rulebook_provider_trae::TraeProvider;
+    #[cfg(feature = "warp")]
+    pub use rulebook_provider_warp::WarpProvider;
     #[cfg(feature = "windsurf")]
     pub use rulebook_provider_windsurf::WindsurfProvider;
     #[cfg(feature = "zed")]
@@ -89,6 +113,30 @@ impl ProviderTable for DefaultProviders {
             Box::new(rulebook_provider_gemini::GeminiProvider),
             #[cfg(feature = "kiro")]
             Box::new(rulebook_provider_kiro::KiroProvider),
+            #[cfg(feature = "qwen")]
+            Box::new(rulebook_provider_qwen::QwenProvider),
+            #[cfg(feature = "kilocode")]
+            Box::new(rulebook_provider_kilocode::KilocodeProvider),
+            #[cfg(feature = "amazonq")]
+            Box::new(rulebook_provider_amazonq::AmazonqProvider),
+            #[cfg(feature = "trae")]
+            Box::new(rulebook_provider_trae::TraeProvider),
+            #[cfg(feature = "augment")]
+            Box::new(rulebook_provider_augment::AugmentProvider),
+            #[cfg(feature = "junie")]
+            Box::new(rulebook_provider_junie::JunieProvider),
+            #[cfg(feature = "warp")]
+            Box::new(rulebook_provider_warp::WarpProvider),
+            #[cfg(feature = "crush")]
+            Box::new(rulebook_provider_crush::CrushProvider),
+            #[cfg(feature = "goose")]
+            Box::new(rulebook_provider_goose::GooseProvider),
+            #[cfg(feature = "openhands")]
+            Box::new(rulebook_provider_openhands::OpenhandsProvider),
+            #[cfg(feature = "firebase")]
+            Box::new(rulebook_provider_firebase::FirebaseProvider),
+            #[cfg(feature = "jetbrains-ai")]
+            Box::new(rulebook_provider_jetbrains_ai::JetbrainsAiProvider),
         ]
     }
 

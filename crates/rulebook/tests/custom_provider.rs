@@ -87,10 +87,22 @@ fn a_new_provider_takes_its_place_by_priority() {
             "windsurf",
             "kiro",
             "gemini",
+            "qwen",
             "cline",
             "continue",
             "roo",
-            "zed"
+            "kilocode",
+            "amazonq",
+            "trae",
+            "augment",
+            "junie",
+            "warp",
+            "crush",
+            "zed",
+            "goose",
+            "openhands",
+            "firebase",
+            "jetbrains-ai"
         ]
     );
     assert!(Path::new(&book.items().next().unwrap().path).ends_with(".acme/rules/style.md"));

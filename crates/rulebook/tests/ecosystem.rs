@@ -122,3 +122,36 @@ fn agents_walk_stops_at_the_home_outside_a_repository() {
     let (loser, _) = book.shadowed().next().unwrap();
     assert_eq!(loser.name, "y");
 }
+
+/// A file only a review agent reads (`.cursor/BUGBOT.md`, `.gemini/styleguide.md`) is off
+/// for the coding agent, with who reads it, and always-apply for `agent_kind=code-review`.
+#[test]
+fn review_only_files_apply_to_the_review_agent_only() {
+    let root = fixture("review-files");
+    let discover = |options: Options| {
+        let options = options.project_root(root.join("project"));
+        Rulebook::discover(root.join("project"), Some(root.join("home")), &options)
+    };
+    let coding = discover(Options::new());
+    for name in ["BUGBOT", "styleguide"] {
+        let rule = coding.items().find(|r| r.name == name).unwrap();
+        let placed = coding.placements().find(|(r, _)| r.name == name).unwrap().1;
+        assert_eq!(placed.bucket, None, "{name}");
+        assert!(
+            rule.off_reason
+                .as_deref()
+                .unwrap()
+                .contains("a pull-request review agent"),
+            "{name}"
+        );
+    }
+    let review = discover(
+        Options::new()
+            .provider_option("cursor", "agent_kind", "code-review")
+            .provider_option("gemini", "agent_kind", "code-review"),
+    );
+    for name in ["BUGBOT", "styleguide"] {
+        let always = review.bucket(RuleBucket::AlwaysApply);
+        assert!(always.iter().any(|r| r.name == name), "{name}");
+    }
+}

@@ -57,7 +57,11 @@ struct Check<'a> {
     diagnostics: Vec<JsonDiagnostic<'a>>,
 }
 
-pub(crate) fn run(out: &mut Printer<'_>, args: &CheckArgs) -> ExitCode {
+pub(crate) fn run(
+    out: &mut Printer<'_>,
+    args: &CheckArgs,
+    host: Option<rulebook::Host>,
+) -> ExitCode {
     let book = out.book;
     let config = match rulebook_check::config::load(book.cwd()) {
         Ok(config) => config,
@@ -70,7 +74,8 @@ pub(crate) fn run(out: &mut Printer<'_>, args: &CheckArgs) -> ExitCode {
         let options = CheckOptions::new()
             .select(parse_codes(&args.select)?)
             .ignore(parse_codes(&args.ignore)?)
-            .strict(args.strict);
+            .strict(args.strict)
+            .host(host);
         match &config {
             Some((_, config)) => options.with_config(&config.check),
             None => Ok(options),

@@ -375,12 +375,25 @@ pub(crate) fn compare(
     reasons: bool,
     json: bool,
 ) -> String {
-    let hosts: Vec<Host> = if hosts.is_empty() {
-        Host::ALL.to_vec()
+    // Without `--hosts`, the tools that look at a file or a skill here: the others are named
+    // in one line, not given a column of dashes each.
+    let chosen = !hosts.is_empty();
+    let mut views: Vec<HostView> = if chosen {
+        hosts.iter().map(|&h| place.view(h)).collect()
     } else {
-        hosts.to_vec()
+        Host::ALL.iter().map(|&h| place.view(h)).collect()
     };
-    let views: Vec<HostView> = hosts.iter().map(|&h| place.view(h)).collect();
+    let mut nothing_here: Vec<Host> = Vec::new();
+    if !chosen {
+        views.retain(|v| {
+            let here = !v.files.is_empty() || !v.skills.is_empty();
+            if !here {
+                nothing_here.push(v.host);
+            }
+            here
+        });
+    }
+    let hosts: Vec<Host> = views.iter().map(|v| v.host).collect();
     let mut rows: Vec<PathBuf> = Vec::new();
     for view in &views {
         for f in &view.files {
@@ -430,10 +443,21 @@ pub(crate) fn compare(
             status: Option<&'a rulebook::HostSkillStatus>,
         }
         #[derive(Serialize)]
+        struct Budget {
+            host: Host,
+            total_bytes: usize,
+            tokens: usize,
+        }
+        #[derive(Serialize)]
         struct Compare<'a> {
             cwd: &'a Path,
             hosts: Vec<Host>,
             verified: Vec<Host>,
+            /// The tools that read nothing here (without `--hosts`): no column.
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            nothing_here: Vec<Host>,
+            /// What each tool spends at start, as `rulebook budget` counts it.
+            budget: Vec<Budget>,
             rows: Vec<Row<'a>>,
             #[serde(skip_serializing_if = "Vec::is_empty")]
             skills: Vec<SkillRow<'a>>,
@@ -477,17 +501,39 @@ pub(crate) fn compare(
                     .collect(),
             })
             .collect();
+        let budget = views
+            .iter()
+            .map(|v| {
+                let (rules, skills) = spent(v);
+                Budget {
+                    host: v.host,
+                    total_bytes: rules + skills,
+                    tokens: (rules + skills).div_ceil(4),
+                }
+            })
+            .collect();
         return to_json(&Compare {
             cwd: place.cwd,
             verified: hosts.iter().copied().filter(|h| h.verified()).collect(),
+            nothing_here,
+            budget,
             hosts,
             rows,
             skills,
         });
     }
     let skills = skills_table(place, &views);
+    let quiet = if nothing_here.is_empty() {
+        String::new()
+    } else {
+        let ids: Vec<&str> = nothing_here.iter().map(|h| h.id()).collect();
+        format!(
+            "Not shown, nothing of theirs here: {} (--hosts to choose the columns).\n",
+            ids.join(", ")
+        )
+    };
     if rows.is_empty() {
-        return format!("No tool reads a rule file here.\n{skills}");
+        return format!("No tool reads a rule file here.\n{quiet}{skills}");
     }
     let short = |s: &HostStatus| match s {
         HostStatus::Loaded => "loaded",
@@ -507,18 +553,21 @@ pub(crate) fn compare(
         .unwrap_or(4)
         .max(4);
     let mut out = format!("{:<first$}", "file");
-    for h in &hosts {
+    // A column is as wide as its tool's id and mark, at least 10.
+    let widths: Vec<usize> = hosts.iter().map(|h| (h.id().len() + 1).max(10)).collect();
+    for (h, w) in hosts.iter().zip(&widths) {
         let mark = if h.verified() { "" } else { "*" };
-        out.push_str(&format!("  {:<10}", format!("{}{mark}", h.id())));
+        let id = format!("{}{mark}", h.id());
+        out.push_str(&format!("  {id:<w$}"));
     }
     out.push('\n');
     let mut why = String::new();
     for (path, name) in rows.iter().zip(&names) {
         out.push_str(&format!("{name:<first$}"));
-        for view in &views {
+        for (view, w) in views.iter().zip(&widths) {
             let f = find(view, path);
             let label = f.as_ref().map_or("-", |f| short(&f.status));
-            out.push_str(&format!("  {label:<10}"));
+            out.push_str(&format!("  {label:<w$}"));
             if reasons {
                 if let Some(f) = f {
                     why.push_str(&format!(
@@ -532,6 +581,13 @@ pub(crate) fn compare(
         }
         out.push('\n');
     }
+    // What each tool spends at start (`rulebook budget`), under its column.
+    out.push_str(&format!("{:<first$}", "~tokens at start"));
+    for (view, w) in views.iter().zip(&widths) {
+        let (rules, skills) = spent(view);
+        out.push_str(&format!("  {:<w$}", (rules + skills).div_ceil(4)));
+    }
+    out.push('\n');
     // No padding at the ends of lines.
     let mut out: String = out.lines().fold(String::new(), |mut acc, l| {
         acc.push_str(l.trim_end());
@@ -542,6 +598,8 @@ pub(crate) fn compare(
         out.push_str("* documented, not verified (the tool cannot be run here); the others were checked against the real tool.\n");
     }
     out.push_str("loaded: at start; cut: at start, cut by the tool's budget; scoped: when a matching file is touched; on-request: by description or mention; -: not read.\n");
+    out.push_str("~tokens at start: the rule text and skills catalog each tool loads at start, at 4 bytes a token (`rulebook budget` for the bytes).\n");
+    out.push_str(&quiet);
     if reasons {
         out.push('\n');
         out.push_str(&why);
@@ -626,41 +684,7 @@ struct Spend<'a> {
     /// Files loaded more than once (the same file through a link, or a copy): each group,
     /// and the bytes spent again on it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    duplicates: Vec<Duplicate<'a>>,
-}
-
-/// Files a tool loads whose text is the same (issue 31, item 4).
-#[derive(Serialize)]
-struct Duplicate<'a> {
-    paths: Vec<&'a Path>,
-    /// The bytes of every copy after the first.
-    bytes_lost: u64,
-}
-
-/// The files of `files` loaded more than once: the same bytes (a copy, or the same file
-/// reached through a link), each group once, in the order first loaded.
-fn duplicates<'a>(files: &[SpentFile<'a>]) -> Vec<Duplicate<'a>> {
-    let mut groups: Vec<(Vec<u8>, Vec<&'a Path>, u64)> = Vec::new();
-    for f in files {
-        let Ok(bytes) = std::fs::read(f.path) else {
-            continue;
-        };
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        match groups.iter_mut().find(|(b, _, _)| *b == bytes) {
-            Some((_, paths, lost)) => {
-                paths.push(f.path);
-                *lost += f.bytes;
-            }
-            None => groups.push((bytes, vec![f.path], 0)),
-        }
-    }
-    groups
-        .into_iter()
-        .filter(|(_, paths, _)| paths.len() > 1)
-        .map(|(_, paths, bytes_lost)| Duplicate { paths, bytes_lost })
-        .collect()
+    duplicates: Vec<rulebook::HostDuplicate>,
 }
 
 /// A file loaded at start and the bytes a tool takes of it.
@@ -668,6 +692,18 @@ fn duplicates<'a>(files: &[SpentFile<'a>]) -> Vec<Duplicate<'a>> {
 struct SpentFile<'a> {
     path: &'a Path,
     bytes: u64,
+}
+
+/// The bytes `view`'s tool spends at start: its rule text (in its wrapping) and its skills
+/// catalog (a `- NAME: DESCRIPTION` line a listed skill).
+fn spent(view: &HostView) -> (usize, usize) {
+    let skills = view
+        .skills
+        .iter()
+        .filter(|s| s.status != rulebook::HostSkillStatus::Omitted)
+        .map(|s| format!("- {}: {}\n", s.name, s.description).len())
+        .sum::<usize>();
+    (view.prompt.len(), skills)
 }
 
 /// `rulebook budget` (issue 31): what each tool spends at start.
@@ -681,24 +717,15 @@ pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
     let spends: Vec<Spend<'_>> = views
         .iter()
         .map(|view| {
-            let rules_bytes = view.prompt.len();
-            let skills_bytes = view
-                .skills
-                .iter()
-                .filter(|s| s.status != rulebook::HostSkillStatus::Omitted)
-                .map(|s| format!("- {}: {}\n", s.name, s.description).len())
-                .sum::<usize>();
+            let (rules_bytes, skills_bytes) = spent(view);
             let mut files: Vec<SpentFile<'_>> = view
                 .loaded()
                 .map(|f| SpentFile {
                     path: f.path.as_path(),
-                    bytes: match f.status {
-                        HostStatus::Cut { truncated_at } => truncated_at as u64,
-                        _ => std::fs::metadata(&f.path).map_or(0, |m| m.len()),
-                    },
+                    bytes: HostView::bytes_taken(f),
                 })
                 .collect();
-            let duplicates = duplicates(&files);
+            let duplicates = view.duplicates();
             files.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.path.cmp(b.path)));
             let total_bytes = rules_bytes + skills_bytes;
             Spend {
@@ -716,14 +743,21 @@ pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
     if json {
         return to_json(&spends);
     }
+    // The widest tool id, with its mark.
+    let w = spends
+        .iter()
+        .map(|s| s.host.id().len() + 1)
+        .max()
+        .unwrap_or(4)
+        .max(10);
     let mut out = format!(
-        "{:<10}  {:>11}  {:>12}  {:>11}  {:>8}\n",
+        "{:<w$}  {:>11}  {:>12}  {:>11}  {:>8}\n",
         "tool", "rules bytes", "skills bytes", "total bytes", "~tokens"
     );
     for s in &spends {
         let mark = if s.verified { "" } else { "*" };
         out.push_str(&format!(
-            "{:<10}  {:>11}  {:>12}  {:>11}  {:>8}\n",
+            "{:<w$}  {:>11}  {:>12}  {:>11}  {:>8}\n",
             format!("{}{mark}", s.host.id()),
             s.rules_bytes,
             s.skills_bytes,
@@ -768,53 +802,4 @@ pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
     }
     out.push_str("Tokens are estimated at 4 bytes a token (Codex's own estimate); the rule text is the tool's, in its wrapping; skills count a `- NAME: DESCRIPTION` line each (0 where the tool's skills are not emulated).\n");
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{SpentFile, duplicates};
-
-    /// A copy and a link of one text are one group, its bytes counted again for each copy
-    /// after the first; a different text, and blank files, are not duplicates.
-    #[test]
-    fn files_of_the_same_text_are_loaded_twice() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = |n: &str| dir.path().join(n);
-        std::fs::write(p("AGENTS.md"), "Use tabs.\n").unwrap();
-        std::fs::write(p("CLAUDE.md"), "Use tabs.\n").unwrap();
-        std::fs::write(p("other.md"), "Use spaces.\n").unwrap();
-        std::fs::write(p("blank1.md"), "\n").unwrap();
-        std::fs::write(p("blank2.md"), "\n").unwrap();
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(p("AGENTS.md"), p("link.md")).unwrap();
-        let names = [
-            "AGENTS.md",
-            "other.md",
-            "CLAUDE.md",
-            "blank1.md",
-            "blank2.md",
-        ];
-        let mut paths: Vec<std::path::PathBuf> = names.iter().map(|n| p(n)).collect();
-        if cfg!(unix) {
-            paths.push(p("link.md"));
-        }
-        let files: Vec<SpentFile<'_>> = paths
-            .iter()
-            .map(|path| SpentFile { path, bytes: 10 })
-            .collect();
-        let found = duplicates(&files);
-        assert_eq!(found.len(), 1);
-        let shown: Vec<String> = found[0]
-            .paths
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        let expected: &[&str] = if cfg!(unix) {
-            &["AGENTS.md", "CLAUDE.md", "link.md"]
-        } else {
-            &["AGENTS.md", "CLAUDE.md"]
-        };
-        assert_eq!(shown, expected);
-        assert_eq!(found[0].bytes_lost, if cfg!(unix) { 20 } else { 10 });
-    }
 }

@@ -52,6 +52,38 @@ fn each_host_says_which_tool_and_version_it_reproduces() {
         ),
         ("kiro", "Kiro", "Kiro: documented, not verified"),
         ("zed", "Zed", "Zed: documented, not verified"),
+        ("qwen", "Qwen Code", "Qwen Code: documented, not verified"),
+        (
+            "kilocode",
+            "Kilo Code",
+            "Kilo Code: documented, not verified",
+        ),
+        (
+            "amazonq",
+            "Amazon Q Developer",
+            "Amazon Q Developer: documented, not verified",
+        ),
+        ("trae", "Trae", "Trae: documented, not verified"),
+        ("augment", "Augment", "Augment: documented, not verified"),
+        ("junie", "Junie", "Junie: documented, not verified"),
+        ("warp", "Warp", "Warp: documented, not verified"),
+        ("crush", "Crush", "Crush: documented, not verified"),
+        ("goose", "Goose", "Goose: documented, not verified"),
+        (
+            "openhands",
+            "OpenHands",
+            "OpenHands: documented, not verified",
+        ),
+        (
+            "firebase",
+            "Firebase Studio",
+            "Firebase Studio: documented, not verified",
+        ),
+        (
+            "jetbrains-ai",
+            "JetBrains AI Assistant",
+            "JetBrains AI Assistant: documented, not verified",
+        ),
     ];
     let expected: Vec<(&str, &str, String)> = expected
         .into_iter()

@@ -1,0 +1,225 @@
+//! The OpenHands microagents provider (behaviour.md §13, the `openhands` row), Extended only.
+//!
+//! OpenHands (`All-Hands-AI/OpenHands` 156d068, `openhands/microagent/microagent.py`)
+//! reads `.openhands/microagents/**/*.md` of the repository, recursively, `README.md`
+//! skipped, then the user's `~/.openhands/microagents`; a microagent's name is its path
+//! under the folder without `.md` (`sub/foo`), whatever its frontmatter `name`. Its kind
+//! comes from its keys, not from `type` (which is only validated):
+//! - `inputs` → a **task** microagent, run when the user types `/<name>`;
+//! - else `triggers` → a **knowledge** microagent: added once per conversation when a user
+//!   message contains one of its keywords (`match_trigger`: the message lower-cased, a plain
+//!   substring test, so `git` fires on `github`);
+//! - else a **repo** microagent: always on (`<REPOSITORY_INSTRUCTIONS>`).
+//!
+//! The legacy `.openhands_instructions` is an always-on repo microagent, `repo_legacy`.
+//!
+//! This provider maps them onto rulebook's buckets: repo → always-apply; knowledge → TTSR,
+//! one condition a trigger (`(?i)` and the keyword, escaped: the same case-insensitive
+//! substring test), described by its triggers; task → manual (read through `rule://`).
+//! The semantics agree on the test and differ on the text tested: OpenHands tests the
+//! user's messages, rulebook's TTSR manager the model's output stream.
+//!
+//! [`host`] is the tool's own view (`--as openhands`): documented from its source, not
+//! verified.
+//!
+//! Depends on `rulebook-kit`.
+//!
+//! ```
+//! use rulebook_kit::{LoadContext, Provider};
+//! use rulebook_provider_openhands::OpenhandsProvider;
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::create_dir_all(dir.path().join(".openhands/microagents"))?;
+//! std::fs::write(
+//!     dir.path().join(".openhands/microagents/docker.md"),
+//!     "---\ntriggers:\n- docker\n---\nUse compose v2.",
+//! )?;
+//! let loaded = OpenhandsProvider.load(&LoadContext::new(dir.path(), ""))?;
+//! assert_eq!(loaded.items[0].condition, vec!["(?i)docker".to_string()]);
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
+
+pub mod host;
+
+use std::path::Path;
+
+use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+use rulebook_kit::{
+    Activation, Diagnostic, DiagnosticCode, FileLoader, KnownKey, Level, LoadContext, LoadResult,
+    Profile, Provider, ProviderError, ProviderMeta, Rule, RuleCapability, Value,
+};
+
+/// OpenHands reads no `description`, `globs` or `alwaysApply`: its keys decide.
+pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
+    DescriptionPolicy::StringOnly,
+    AlwaysApplyPolicy::Boolean,
+    GlobsPolicy::StringsOnly,
+);
+
+/// The keys of a microagent's frontmatter (`openhands/microagent/types.py`).
+pub const KNOWN_KEYS: &[KnownKey] = &[
+    KnownKey::new("name", "a display name (the path names the microagent)"),
+    KnownKey::new("type", "repo, knowledge or task (validated, not used)"),
+    KnownKey::new("version", "the microagent's version"),
+    KnownKey::new("agent", "the agent it is for (CodeActAgent)"),
+    KnownKey::new("triggers", "keywords that add it to the conversation"),
+    KnownKey::new("inputs", "a task microagent's inputs"),
+    KnownKey::new("mcp_tools", "MCP servers it brings"),
+];
+
+/// The kinds `type` may name.
+const TYPES: &[&str] = &["repo", "knowledge", "task"];
+
+/// The OpenHands provider (id `openhands`, priority 18).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenhandsProvider;
+
+/// What the provider is: [`Provider::info`].
+pub static INFO: ProviderMeta = ProviderMeta::new(
+    "openhands",
+    "OpenHands",
+    "OpenHands microagents: .openhands/microagents/**/*.md (repo, knowledge, task), then the user's (Extended)",
+    18,
+)
+.with_known_keys(KNOWN_KEYS)
+.with_profiles(&[Profile::Extended]);
+
+impl Provider<RuleCapability> for OpenhandsProvider {
+    fn info(&self) -> &ProviderMeta {
+        &INFO
+    }
+
+    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+        let loader = FileLoader::new(ctx, "openhands", "OpenHands", FIELD_POLICY);
+        let mut out = LoadResult::default();
+        let root = &ctx.project_root;
+        let raw = FileLoader::new(ctx, "openhands", "OpenHands", FIELD_POLICY).raw(true);
+        if let Some(i) = raw.load_file(
+            &root.join(".openhands_instructions"),
+            "repo_legacy",
+            Level::Project,
+            Some(root),
+            &mut out,
+        ) {
+            let rule = &mut out.items[i];
+            rule.content = rule.content.trim().into();
+            rule.activate(Activation::AlwaysOn);
+        }
+        let mut dirs = vec![(root.join(".openhands/microagents"), Level::Project)];
+        if let Some(user) = ctx.in_home(".openhands/microagents") {
+            dirs.push((user, Level::User));
+        }
+        for (dir, level) in dirs {
+            let first = out.items.len();
+            let name = |path: &Path| {
+                let rel = path.strip_prefix(&dir).unwrap_or(path).with_extension("");
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                match level {
+                    Level::User => format!("~:{rel}"),
+                    Level::Project => rel,
+                }
+            };
+            let keep = |path: &Path| path.file_name().is_none_or(|n| n != "README.md");
+            let boundary = (level == Level::Project).then_some(root.as_path());
+            loader.load_dir_where(&dir, &["md"], level, boundary, &mut out, &name, &keep);
+            let mut notes = Vec::new();
+            for rule in &mut out.items[first..] {
+                notes.extend(kind(rule));
+            }
+            out.diagnostics.extend(notes);
+        }
+        Ok(out)
+    }
+}
+
+/// A microagent's kind, from its keys, onto the rule.
+fn kind(rule: &mut Rule) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    rule.content = rule.content.trim().into();
+    let fm = &rule.frontmatter;
+    let mut refused = false;
+    if let Some(kind) = fm.get("type") {
+        if !kind.as_str().is_some_and(|k| TYPES.contains(&k)) {
+            refused = true;
+            notes.push(
+                Diagnostic::warning(
+                    DiagnosticCode::WrongType,
+                    format!(
+                        "`type` in {} is not repo, knowledge or task: OpenHands refuses the microagent",
+                        rule.path.display()
+                    ),
+                )
+                .with_path(&rule.path),
+            );
+        }
+    }
+    let has_inputs = fm.get("inputs").is_some_and(|v| !matches!(v, Value::Null));
+    let triggers: Vec<String> = match fm.get("triggers") {
+        Some(Value::List(items)) => items
+            .iter()
+            .filter_map(|i| i.as_str().map(str::to_owned))
+            .filter(|t| !t.is_empty())
+            .collect(),
+        Some(Value::String(s)) => {
+            notes.push(
+                Diagnostic::warning(
+                    DiagnosticCode::WrongType,
+                    format!(
+                        "`triggers` in {} is a string: OpenHands wants a list of keywords (`triggers: [{s}]`)",
+                        rule.path.display()
+                    ),
+                )
+                .with_path(&rule.path),
+            );
+            Vec::new()
+        }
+        _ => Vec::new(),
+    };
+    rule.globs = None;
+    if refused {
+        rule.turn_off(
+            "its `type` is not repo, knowledge or task: OpenHands refuses the microagent",
+        );
+    } else if has_inputs {
+        rule.description = Some(format!("OpenHands task: /{}", rule.name));
+        rule.activate(Activation::Manual);
+    } else if !triggers.is_empty() {
+        rule.description = Some(format!(
+            "OpenHands knowledge: when the conversation mentions {}",
+            triggers.join(", ")
+        ));
+        rule.condition = triggers
+            .iter()
+            .map(|t| format!("(?i){}", escape(t)))
+            .collect();
+        rule.activation = None;
+        rule.always_apply = None;
+    } else {
+        rule.activate(Activation::AlwaysOn);
+    }
+    notes
+}
+
+/// A keyword as a regular expression that matches it literally.
+pub fn escape(keyword: &str) -> String {
+    let mut out = String::with_capacity(keyword.len());
+    for c in keyword.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn keywords_are_matched_literally() {
+        assert_eq!(escape("c++"), "c\\+\\+");
+        assert_eq!(escape("node.js"), "node\\.js");
+        assert_eq!(escape("git"), "git");
+    }
+}

@@ -1,0 +1,85 @@
+//! Warp as the tool itself loads rule files (`--as warp`), from its source
+//! (`warpdotdev/warp` 19548aec): it cannot be run here, so the view says "documented, not
+//! verified" (behaviour.md §13).
+
+use std::path::{Path, PathBuf};
+
+use rulebook_kit::context_files::{Chain, ContextFiles};
+use rulebook_kit::host::documented::{render, start, whole};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+
+/// Warp: `~/.agents/AGENTS.md`; then, in a git repository, one file per directory from the
+/// root down to the working directory (`WARP.md` › `AGENTS.md`, any case); the repository's
+/// other rule files are sent as paths only.
+pub fn emulate(options: &HostOptions) -> HostView {
+    let mut view = start(Host::Warp);
+    let mut bodies = Vec::new();
+    whole(
+        &mut view,
+        &mut bodies,
+        options.home().join(".agents/AGENTS.md"),
+        Scope::User,
+        "~/.agents/AGENTS.md is Warp's global rule file",
+    );
+    let Some(root) = util::git_root(options.cwd()) else {
+        view.notes
+            .push("not in a git repository: Warp indexes no project rules here".to_owned());
+        render(&mut view, &bodies);
+        return view;
+    };
+    let any = ContextFiles::new(&[], Chain::Cwd).any_case();
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for dir in util::chain(&root, options.cwd()) {
+        let warp = any.find(&dir, "WARP.md").filter(|p| util::is_file(p));
+        let agents = any.find(&dir, "AGENTS.md").filter(|p| util::is_file(p));
+        if let Some(path) = &warp {
+            whole(
+                &mut view,
+                &mut bodies,
+                path.clone(),
+                Scope::Project,
+                "WARP.md of a directory from the repository root to the working directory",
+            );
+        }
+        if let Some(path) = &agents {
+            if warp.is_some() {
+                view.push(
+                    path.clone(),
+                    Scope::Project,
+                    Status::NotRead,
+                    "WARP.md wins over AGENTS.md in the same directory",
+                );
+            } else {
+                whole(
+                    &mut view,
+                    &mut bodies,
+                    path.clone(),
+                    Scope::Project,
+                    "AGENTS.md of a directory from the repository root to the working directory",
+                );
+            }
+        }
+        seen.extend(warp.into_iter().chain(agents));
+    }
+    for name in ["WARP.md", "AGENTS.md"] {
+        for dir in util::below(&root, name) {
+            let path = dir.join(name);
+            if seen.contains(&path) || !util::is_file(&path) || is_chain(&dir, options.cwd()) {
+                continue;
+            }
+            view.push(
+                path,
+                Scope::Project,
+                Status::OnRequest,
+                "a rule file elsewhere in the repository: Warp sends its path only, for the model to read when it works there",
+            );
+        }
+    }
+    render(&mut view, &bodies);
+    view
+}
+
+/// Whether `dir` is the working directory or one of its ancestors.
+fn is_chain(dir: &Path, cwd: &Path) -> bool {
+    cwd.starts_with(dir)
+}

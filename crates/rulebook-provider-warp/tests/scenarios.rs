@@ -1,0 +1,10 @@
+//! The Warp provider alone over its fixtures (`fixtures/<scenario>/{project,home}`),
+//! both profiles side by side: one snapshot per scenario (`rulebook-test`).
+
+use rulebook_provider_warp::WarpProvider;
+
+#[test]
+fn scenarios() {
+    let table = rulebook_test::Only(WarpProvider);
+    assert_eq!(rulebook_test::scenario_snapshots!(&table, "../fixtures"), 2);
+}
