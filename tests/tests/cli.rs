@@ -347,7 +347,10 @@ fn check_agrees_with_cursor_about_unquoted_globs() {
 #[test]
 fn check_speaks_where_it_was_silent() {
     let dir = project(&[
-        (".cline/rules/team.md", b"Be nice.\n"),
+        // Zed uses `.rules`, Roo Code the non-empty AGENTS.md: no tool uses AGENT.md.
+        ("AGENT.md", b"Be nice.\n"),
+        (".rules", b"Zed's rules.\n"),
+        ("AGENTS.md", b"Run the tests.\n"),
         (
             ".github/instructions/x.instructions.md",
             b"---\napplyTo: '**'\n---\nX\n",
