@@ -265,7 +265,10 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
             .collect();
         running
             .into_iter()
-            .map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .collect()
     });
     if options.host.is_some() {

@@ -208,7 +208,10 @@ pub fn golden_of(view: &HostView, root: &Path, cwd: &str) -> Golden {
             .loaded()
             // Gemini CLI's own list of its files (what a golden record holds) names the
             // files it found, not those their imports brought in: those are in the text.
-            .filter(|f| view.host != crate::Host::Gemini || f.imported_by.is_none())
+            .filter(|f| {
+                !matches!(view.host, crate::Host::Gemini | crate::Host::Qwen)
+                    || f.imported_by.is_none()
+            })
             .map(|f| GoldenFile {
                 path: relative(root, &f.path),
                 truncated_at: match f.status {

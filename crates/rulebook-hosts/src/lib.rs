@@ -3,11 +3,13 @@
 //! model. The union view of `rulebook` answers "what does an agent built on rulebook see";
 //! this crate answers "why does Claude not see my rule, when Cursor does?".
 //!
-//! Each [`Host`] is pinned to one version. Codex, Claude Code, Gemini CLI, Cline and Continue
+//! Each [`Host`] is pinned to one version. Codex, Claude Code, Gemini CLI, Cline, Continue and Qwen Code
 //! were run offline on fixture trees (`cargo xtask oracle`), and their emulations are checked
 //! against what those runs recorded ([`Host::verified`]); the others (Cursor, Windsurf,
-//! Copilot in VS Code, Kiro, Zed) cannot be run here and follow their documentation: their
-//! views say "documented, not verified".
+//! Copilot in VS Code, Kiro, Zed, and issue 31's Kilo Code, Amazon Q, Trae, Augment, Junie,
+//! Warp, Crush, Goose, OpenHands, Firebase Studio, JetBrains AI Assistant) cannot be run
+//! here and follow their documentation or source: their views say "documented, not
+//! verified".
 //!
 //! An emulation reads the file system as the tool does, not as rulebook's providers do: no
 //! project boundary (E10), no size cap but the tool's own, the tool's own walk. Files are
@@ -29,7 +31,7 @@
 //! written on the kit's shared shape (`rulebook_kit::host`); this crate is the dispatch
 //! ([`emulate`]), the two guards, and the golden files' format ([`fixture`]).
 //!
-//! Depends on `rulebook-kit` and the ten provider crates whose tools it emulates.
+//! Depends on `rulebook-kit` and the provider crates whose tools it emulates.
 //!
 //! ```
 //! use rulebook_hosts::{emulate, Host, HostOptions};

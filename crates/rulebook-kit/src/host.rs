@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub mod documented;
+pub mod imports;
 pub mod util;
 
 /// One real tool whose loading of rule files can be emulated.
@@ -37,7 +38,7 @@ pub enum Host {
     Kiro,
     /// Zed (documented, not verified).
     Zed,
-    /// Qwen Code (documented from its source, not run).
+    /// Qwen Code (`@qwen-code/qwen-code`).
     Qwen,
     /// Kilo Code (documented, not verified).
     Kilocode,
@@ -155,6 +156,7 @@ impl Host {
             Host::Gemini => Some("0.61.0"),
             Host::Cline => Some("3.0.65"),
             Host::Continue => Some("1.5.47"),
+            Host::Qwen => Some("0.24.4"),
             _ => None,
         }
     }

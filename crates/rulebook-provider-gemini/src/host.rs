@@ -21,6 +21,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use rulebook_kit::host::imports::{Importer, Missing, process_imports};
 use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
 
 const MAX_IMPORT_DEPTH: usize = 5;
@@ -151,6 +152,8 @@ fn load(view: &mut HostView, blocks: &mut Vec<String>, path: &Path, scope: Scope
             base,
             root: &root,
             depth: 0,
+            max_depth: MAX_IMPORT_DEPTH,
+            missing: Missing::Comment,
         },
         &HashSet::new(),
         &mut imported,
@@ -198,105 +201,6 @@ fn load(view: &mut HostView, blocks: &mut Vec<String>, path: &Path, scope: Scope
 /// The nearest ancestor of `dir` holding `.git`, else `dir`: imports must stay under it.
 fn import_root(dir: &Path) -> PathBuf {
     util::git_root(dir).unwrap_or_else(|| dir.to_path_buf())
-}
-
-/// The real path, or (for a missing file) the lexically normalized one.
-fn real(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| rulebook_kit::fs::normalize_lexically(path))
-}
-
-/// The file whose imports are being expanded: where its imports resolve and stop.
-struct Importer<'a> {
-    path: &'a Path,
-    base: &'a Path,
-    root: &'a Path,
-    depth: usize,
-}
-
-/// One file an import named: loaded into the text, or refused and why.
-struct Imported {
-    path: PathBuf,
-    by: PathBuf,
-    refused: Option<&'static str>,
-}
-
-fn process_imports(
-    content: &str,
-    from: &Importer<'_>,
-    processed: &HashSet<PathBuf>,
-    imported: &mut Vec<Imported>,
-) -> String {
-    if from.depth >= MAX_IMPORT_DEPTH {
-        return content.to_string();
-    }
-    let mut out = String::with_capacity(content.len());
-    let mut last = 0;
-    for token in rulebook_kit::import_tokens(content, rulebook_kit::Dialect::Gemini) {
-        let import = token.path;
-        out.push_str(&content[last..token.range.start]);
-        last = token.range.end;
-        let full = rulebook_kit::fs::normalize_lexically(&from.base.join(import));
-        let is_url = ["file://", "http://", "https://"]
-            .iter()
-            .any(|p| import.starts_with(p));
-        let mut refuse = |why: &'static str| {
-            if !is_url && util::is_file(&full) {
-                imported.push(Imported {
-                    path: full.clone(),
-                    by: from.path.to_path_buf(),
-                    refused: Some(why),
-                });
-            }
-        };
-        if is_url || !real(&full).starts_with(real(from.root)) {
-            refuse("outside the git root: Gemini CLI refuses it as a path traversal");
-            out.push_str(&format!(
-                "<!-- Import failed: {import} - Path traversal attempt -->"
-            ));
-            continue;
-        }
-        if processed.contains(&full) {
-            out.push_str(&format!("<!-- File already processed: {import} -->"));
-            continue;
-        }
-        if !util::exists(&full) {
-            out.push_str(&format!(
-                "<!-- Import failed: {import} - ENOENT: no such file or directory, access '{}' -->",
-                full.display()
-            ));
-            continue;
-        }
-        if util::is_dir(&full) {
-            out.push_str(&format!(
-                "<!-- Import failed: {import} - EISDIR: illegal operation on a directory, read -->"
-            ));
-            continue;
-        }
-        let Some(text) = util::read_text(&full) else {
-            refuse("unreadable");
-            out.push_str(&format!("<!-- Import failed: {import} - unreadable -->"));
-            continue;
-        };
-        let mut chain = processed.clone();
-        chain.insert(full.clone());
-        imported.push(Imported {
-            path: full.clone(),
-            by: from.path.to_path_buf(),
-            refused: None,
-        });
-        let inner = Importer {
-            path: &full,
-            base: full.parent().unwrap_or(Path::new("/")),
-            root: from.root,
-            depth: from.depth + 1,
-        };
-        let expanded = process_imports(&text, &inner, &chain, imported);
-        out.push_str(&format!(
-            "<!-- Imported from: {import} -->\n{expanded}\n<!-- End of import from: {import} -->"
-        ));
-    }
-    out.push_str(&content[last..]);
-    out
 }
 
 /// The skills Gemini CLI 0.61.0 lists (`packages/core/src/skills/skillManager.ts`

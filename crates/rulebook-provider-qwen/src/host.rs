@@ -1,90 +1,83 @@
-//! Qwen Code as the tool itself loads its context (`--as qwen`), from its source
-//! (`@qwen-code/qwen-code` 0.24.4): it was not run here, so the view says "documented, not
-//! verified" (behaviour.md §13).
+//! Qwen Code as the tool itself loads its context (`--as qwen`): checked against Qwen Code
+//! 0.24.4 (`@qwen-code/qwen-code`), its own memory discovery run offline by the oracle
+//! (`xtask/oracle/qwen`; behaviour.md §13).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
-use rulebook_kit::host::documented::{rule_files, start};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::imports::{Importer, Missing, process_imports, real};
+use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
 
 /// Qwen Code's default context file names, in order.
 pub const NAMES: [&str; 2] = ["QWEN.md", "AGENTS.md"];
 
-/// Qwen Code: for each name, `~/.qwen/<name>` then the files from one directory above the
-/// git root down to the working directory; `<root>/.qwen/QWEN.local.md`; then the rules of
-/// `~/.qwen/rules` and `<root>/.qwen/rules` (`paths:` scoped, others at start). Each file
-/// wrapped in `--- Context from: … ---` / `--- Rule from: … ---` markers.
+/// Qwen's import depth.
+const MAX_IMPORT_DEPTH: usize = 5;
+
+/// Qwen Code (`memoryDiscovery.ts`, `rulesDiscovery.ts`): for each name, `~/.qwen/<name>`,
+/// then the name in every directory from the top of its upward walk down to the working
+/// directory (the walk stops after the git root's parent, or without a repository after the
+/// home's parent, never at `/`, and at `~/.qwen`); then `<git root>/.qwen/QWEN.local.md`;
+/// each file once by its real path, imports expanded, blank ones dropped, each wrapped in
+/// `--- Context from: <path from the working directory> ---`. Then the rules of
+/// `~/.qwen/rules` and `<project root>/.qwen/rules` (every file, sorted by path): without
+/// `paths:` in the text (`--- Rule from: <path from the project root> ---`), with it scoped.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Qwen);
+    let mut view = HostView::new(Host::Qwen);
     view.notes.push(
-        "a trusted folder is assumed (an untrusted one loads the global files only); @path imports are not expanded in this view's text".to_owned(),
+        "a trusted folder is assumed (an untrusted one loads the global files only)".to_owned(),
     );
     let cwd = options.cwd();
     let home = options.home();
     let git = util::git_root(cwd);
-    let top: PathBuf = match &git {
-        Some(root) => root.parent().unwrap_or(root).to_path_buf(),
-        None if cwd.starts_with(home) && cwd != home => home.to_path_buf(),
-        None => cwd.to_path_buf(),
-    };
-    let mut parts = Vec::new();
-    let mut seen: Vec<PathBuf> = Vec::new();
-    let mut context = |view: &mut HostView, path: PathBuf, scope: Scope, reason: &str| {
-        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if seen.contains(&real) {
-            return;
-        }
-        let Some(text) = util::read_text(&path) else {
-            return;
-        };
-        seen.push(real);
-        let shown = relative(&path, cwd);
-        view.push(path, scope, Status::Loaded, reason);
-        if !text.trim().is_empty() {
-            parts.push(format!(
-                "--- Context from: {shown} ---\n{}\n--- End of Context from: {shown} ---",
-                text.trim()
-            ));
-        }
-    };
+    let dirs = upward(cwd, home, git.as_deref());
+    let mut blocks = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let global = home.join(".qwen");
     for name in NAMES {
-        context(
-            &mut view,
-            home.join(".qwen").join(name),
-            Scope::User,
-            "a global context file (~/.qwen)",
-        );
-        for dir in util::chain(&top, cwd) {
-            if dir == home {
-                continue;
-            }
+        let mut paths = vec![(global.join(name), Scope::User)];
+        paths.extend(dirs.iter().map(|d| (d.join(name), Scope::Project)));
+        for (path, scope) in paths {
             context(
                 &mut view,
-                dir.join(name),
-                Scope::Project,
-                "a context file from above the git root down to the working directory",
+                &mut blocks,
+                &mut seen,
+                &path,
+                scope,
+                cwd,
+                git.as_deref(),
             );
         }
     }
     if let Some(root) = &git {
         context(
             &mut view,
-            root.join(".qwen/QWEN.local.md"),
+            &mut blocks,
+            &mut seen,
+            &root.join(".qwen/QWEN.local.md"),
             Scope::Project,
-            "the project's local context file, read last",
+            cwd,
+            git.as_deref(),
         );
     }
     let root = git.clone().unwrap_or_else(|| cwd.to_path_buf());
-    for (dir, scope) in [
-        (home.join(".qwen/rules"), Scope::User),
-        (root.join(".qwen/rules"), Scope::Project),
-    ] {
-        for path in rule_files(&dir, &["md"]) {
+    let mut rule_dirs = vec![(global.join("rules"), Scope::User)];
+    let project_rules = root.join(".qwen/rules");
+    if real(&project_rules) != real(&global.join("rules")) {
+        rule_dirs.push((project_rules, Scope::Project));
+    }
+    for (dir, scope) in rule_dirs {
+        for path in rule_files(&dir) {
             let Some(text) = util::read_text(&path) else {
                 continue;
             };
-            let (fm, body) = util::frontmatter(&text);
+            let (fm, body) = util::frontmatter(text.trim_start_matches('\u{feff}'));
+            let body = strip_html_comments(&body);
+            let body = body.trim();
+            if body.is_empty() {
+                continue;
+            }
             let globs = match fm.get("paths") {
                 Some(Value::String(s)) => vec![s.clone()],
                 Some(v @ Value::List(_)) => util::strings(Some(v)),
@@ -98,12 +91,9 @@ pub fn emulate(options: &HostOptions) -> HostView {
                     Status::Loaded,
                     "a rule without paths: always on",
                 );
-                if !body.trim().is_empty() {
-                    parts.push(format!(
-                        "--- Rule from: {shown} ---\n{}\n--- End of Rule from: {shown} ---",
-                        body.trim()
-                    ));
-                }
+                blocks.push(format!(
+                    "--- Rule from: {shown} ---\n{body}\n--- End of Rule from: {shown} ---"
+                ));
             } else {
                 view.push(
                     path,
@@ -117,13 +107,151 @@ pub fn emulate(options: &HostOptions) -> HostView {
             }
         }
     }
-    view.prompt = parts.join("\n\n");
+    view.prompt = blocks.join("\n\n");
     view
 }
 
+/// The directories of the upward walk, top first.
+fn upward(cwd: &Path, home: &Path, git: Option<&Path>) -> Vec<PathBuf> {
+    let stop = match git {
+        Some(root) => root.parent().map(Path::to_path_buf),
+        None => home.parent().map(Path::to_path_buf),
+    };
+    let global = home.join(".qwen");
+    let mut dirs = Vec::new();
+    let mut dir = Some(cwd);
+    while let Some(d) = dir {
+        if d.parent().is_none() || d == global {
+            break;
+        }
+        dirs.push(d.to_path_buf());
+        if stop.as_deref() == Some(d) {
+            break;
+        }
+        dir = d.parent();
+    }
+    dirs.reverse();
+    dirs
+}
+
+/// One context file: read, imports expanded, trimmed, wrapped; once by its real path.
+fn context(
+    view: &mut HostView,
+    blocks: &mut Vec<String>,
+    seen: &mut HashSet<PathBuf>,
+    path: &Path,
+    scope: Scope,
+    cwd: &Path,
+    git: Option<&Path>,
+) {
+    if !util::is_file(path) || !seen.insert(real(path)) {
+        return;
+    }
+    let Some(text) = util::read_text(path) else {
+        return;
+    };
+    let base = path.parent().unwrap_or(Path::new("/"));
+    let root = git.map_or_else(|| base.to_path_buf(), Path::to_path_buf);
+    let mut imported = Vec::new();
+    let content = process_imports(
+        &text,
+        &Importer {
+            path,
+            base,
+            root: &root,
+            depth: 0,
+            max_depth: MAX_IMPORT_DEPTH,
+            missing: Missing::Literal,
+        },
+        &HashSet::new(),
+        &mut imported,
+    );
+    let trimmed = content.trim();
+    if trimmed.is_empty() {
+        return;
+    }
+    view.push(
+        path.to_path_buf(),
+        scope,
+        Status::Loaded,
+        match scope {
+            Scope::User => "a global context file (~/.qwen)",
+            Scope::Project => "a context file of the upward walk from the working directory",
+        },
+    );
+    for import in imported {
+        if view.files.iter().any(|f| f.path == import.path) {
+            continue;
+        }
+        view.files.push(HostFile {
+            path: import.path,
+            scope,
+            status: if import.refused.is_none() {
+                Status::Loaded
+            } else {
+                Status::NotRead
+            },
+            reason: match import.refused {
+                None => format!("imported by {}", import.by.display()),
+                Some(why) => format!("imported by {}, but {why}", import.by.display()),
+            },
+            imported_by: Some(import.by),
+            outside: None,
+        });
+    }
+    let shown = relative(path, cwd);
+    blocks.push(format!(
+        "--- Context from: {shown} ---\n{trimmed}\n--- End of Context from: {shown} ---"
+    ));
+}
+
+/// Every file under `dir` (dotfiles too, links skipped), sorted by path as a string.
+fn rule_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in util::entries(&d) {
+            let Ok(meta) = std::fs::symlink_metadata(&entry) else {
+                continue;
+            };
+            if meta.is_dir() {
+                stack.push(entry);
+            } else if meta.is_file() && entry.extension().is_some_and(|e| e == "md") {
+                out.push(entry);
+            }
+        }
+    }
+    out.sort_by(|a, b| a.to_string_lossy().cmp(&b.to_string_lossy()));
+    out
+}
+
+/// The text without its HTML comments (`<!-- … -->`).
+fn strip_html_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("<!--") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("-->") {
+            Some(end) => rest = &rest[start + end + 3..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `path` from `base`, with `..` steps as needed (`../QWEN.md`).
 fn relative(path: &Path, base: &Path) -> String {
-    path.strip_prefix(base)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
+    let p: Vec<_> = path.components().collect();
+    let b: Vec<_> = base.components().collect();
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = vec!["..".to_owned(); b.len() - common];
+    parts.extend(
+        p[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
 }

@@ -18,8 +18,8 @@
 //! the extension (`api/style`; the user's `~:api/style`): `paths` → attached to the files
 //! they match, anchored at the project root; none → always-apply.
 //!
-//! [`host`] is the tool's own view (`--as qwen`): from its source, not run (the CLI is on
-//! npm and could be run offline; no golden file is recorded yet).
+//! [`host`] is the tool's own view (`--as qwen`), checked against Qwen Code 0.24.4 run
+//! offline (`cargo xtask oracle`, the golden files of `fixtures/hosts/`).
 //!
 //! Depends on `rulebook-kit`.
 //!

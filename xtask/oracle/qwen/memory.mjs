@@ -119,7 +119,7 @@ for (const s of [path.join(qwenDir, 'settings.json'), path.join(cwd, QWEN_DIR, '
   try { if (/"context"|"security"|"folderTrust"/.test(fs.readFileSync(s, 'utf8'))) warnings.push(`${s} has context/security settings: NOT modelled (defaults assumed)`); } catch {}
 }
 
-process.stdout.write(JSON.stringify({
+const out = JSON.stringify({
   tool: 'qwen',
   version: VERSION,
   cwd,
@@ -145,5 +145,6 @@ process.stdout.write(JSON.stringify({
   // Exactly what is appended to the base system prompt (assembleSystemPrompt: base + this).
   system_prompt_suffix: assembleSystemPrompt({ base: '', contextFiles: memoryContent }),
   warnings,
-}) + '\n');
-process.exit(0);
+}) + '\n';
+// Exit once the whole document is written (a pipe takes 64 KiB at a time).
+process.stdout.write(out, () => process.exit(0));

@@ -52,7 +52,7 @@ fn each_host_says_which_tool_and_version_it_reproduces() {
         ),
         ("kiro", "Kiro", "Kiro: documented, not verified"),
         ("zed", "Zed", "Zed: documented, not verified"),
-        ("qwen", "Qwen Code", "Qwen Code: documented, not verified"),
+        ("qwen", "Qwen Code", "verified against Qwen Code 0.24.4"),
         (
             "kilocode",
             "Kilo Code",
@@ -138,7 +138,7 @@ fn touching_a_file_adds_the_scoped_rules_that_match_it() {
 }
 
 /// A fixture case runs through every verified host unless it names its hosts
-/// (`case.json`'s `hosts`), so a new case is checked against all five recorded tools.
+/// (`case.json`'s `hosts`), so a new case is checked against all six recorded tools.
 #[test]
 fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
     let all = Case::default();
@@ -149,7 +149,8 @@ fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
             Host::Claude,
             Host::Gemini,
             Host::Cline,
-            Host::Continue
+            Host::Continue,
+            Host::Qwen
         ]
     );
     let named = Case {

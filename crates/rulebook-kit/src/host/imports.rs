@@ -1,0 +1,140 @@
+//! `@path` imports as Gemini CLI expands them in the text it sends (`processImports` of
+//! `memoryImportProcessor.ts`, "tree" format), shared by the emulations of Gemini CLI and
+//! of its fork Qwen Code: each import inlined between `<!-- Imported from: … -->` markers,
+//! confined to the git root, a cycle or a file already processed marked, and the depth the
+//! tool allows. The two differ only in what a missing file leaves behind ([`Missing`]).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::util;
+
+/// What a missing imported file leaves in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// An `<!-- Import failed: … ENOENT … -->` comment (Gemini CLI 0.61.0).
+    Comment,
+    /// The `@path` token as written (Qwen Code 0.24.4).
+    Literal,
+}
+
+/// The real path, or (for a missing file) the lexically normalized one.
+pub fn real(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| crate::fs::normalize_lexically(path))
+}
+
+/// The file whose imports are being expanded: where its imports resolve and stop.
+pub struct Importer<'a> {
+    /// The importing file.
+    pub path: &'a Path,
+    /// Where its relative imports resolve.
+    pub base: &'a Path,
+    /// Imports must resolve under it (the git root).
+    pub root: &'a Path,
+    /// Hops from the file the tool loaded.
+    pub depth: usize,
+    /// The tool's import depth.
+    pub max_depth: usize,
+    /// What a missing file leaves in the text.
+    pub missing: Missing,
+}
+
+/// One file an import named: loaded into the text, or refused and why.
+pub struct Imported {
+    /// The file named.
+    pub path: PathBuf,
+    /// The file whose import named it.
+    pub by: PathBuf,
+    /// Why it was refused, if it was.
+    pub refused: Option<&'static str>,
+}
+
+#[allow(
+    clippy::implicit_hasher,
+    reason = "the emulations pass the standard set; the chain is a handful of paths"
+)]
+/// `content` with its imports expanded (`processed`: the files of the chain so far, a
+/// cycle's guard); every file an import named is pushed to `imported`, refused or not.
+pub fn process_imports(
+    content: &str,
+    from: &Importer<'_>,
+    processed: &HashSet<PathBuf>,
+    imported: &mut Vec<Imported>,
+) -> String {
+    if from.depth >= from.max_depth {
+        return content.to_string();
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut last = 0;
+    for token in crate::import_tokens(content, crate::Dialect::Gemini) {
+        let import = token.path;
+        out.push_str(&content[last..token.range.start]);
+        last = token.range.end;
+        let full = crate::fs::normalize_lexically(&from.base.join(import));
+        let is_url = ["file://", "http://", "https://"]
+            .iter()
+            .any(|p| import.starts_with(p));
+        let mut refuse = |why: &'static str| {
+            if !is_url && util::is_file(&full) {
+                imported.push(Imported {
+                    path: full.clone(),
+                    by: from.path.to_path_buf(),
+                    refused: Some(why),
+                });
+            }
+        };
+        if is_url || !real(&full).starts_with(real(from.root)) {
+            refuse("outside the git root: Gemini CLI refuses it as a path traversal");
+            out.push_str(&format!(
+                "<!-- Import failed: {import} - Path traversal attempt -->"
+            ));
+            continue;
+        }
+        if processed.contains(&full) {
+            out.push_str(&format!("<!-- File already processed: {import} -->"));
+            continue;
+        }
+        if !util::exists(&full) {
+            match from.missing {
+                Missing::Comment => out.push_str(&format!(
+                    "<!-- Import failed: {import} - ENOENT: no such file or directory, access '{}' -->",
+                    full.display()
+                )),
+                Missing::Literal => out.push_str(&content[token.range.clone()]),
+            }
+            continue;
+        }
+        if util::is_dir(&full) {
+            out.push_str(&format!(
+                "<!-- Import failed: {import} - EISDIR: illegal operation on a directory, read -->"
+            ));
+            continue;
+        }
+        let Some(text) = util::read_text(&full) else {
+            refuse("unreadable");
+            out.push_str(&format!("<!-- Import failed: {import} - unreadable -->"));
+            continue;
+        };
+        let mut chain = processed.clone();
+        chain.insert(full.clone());
+        imported.push(Imported {
+            path: full.clone(),
+            by: from.path.to_path_buf(),
+            refused: None,
+        });
+        let inner = Importer {
+            path: &full,
+            base: full.parent().unwrap_or(Path::new("/")),
+            root: from.root,
+            depth: from.depth + 1,
+            max_depth: from.max_depth,
+            missing: from.missing,
+        };
+        let expanded = process_imports(&text, &inner, &chain, imported);
+        out.push_str(&format!(
+            "<!-- Imported from: {import} -->\n{expanded}\n<!-- End of import from: {import} -->"
+        ));
+    }
+    out.push_str(&content[last..]);
+    out
+}
