@@ -161,6 +161,21 @@ impl FileLoader {
         }
     }
 
+    /// Loads the rule files directly in `dir` (not in its subdirectories), named by file
+    /// name without the extension (Kiro's steering, Trae's and JetBrains AI Assistant's
+    /// rules are flat folders).
+    pub fn load_top_level(
+        &self,
+        dir: &Path,
+        extensions: &[&str],
+        level: Level,
+        project_root: Option<&Path>,
+        out: &mut LoadResult<Rule>,
+    ) {
+        let top = |path: &Path| path.parent() == Some(dir);
+        self.load_dir_where(dir, extensions, level, project_root, out, &stem, &top);
+    }
+
     /// Loads the project rules of `rel_dir` (`.cursor/rules`) in every project directory
     /// ([`crate::project_dirs`], E11), nearest first: the working directory, its ancestors
     /// up to the project root (their rules' globs relative to them), the directories below

@@ -78,10 +78,7 @@ impl Provider<RuleCapability> for AmazonqProvider {
         let mut out = LoadResult::default();
         let root = &ctx.project_root;
         let dir = root.join(".amazonq/rules");
-        let name = |path: &Path| {
-            let rel = path.strip_prefix(&dir).unwrap_or(path).with_extension("");
-            rel.to_string_lossy().replace('\\', "/")
-        };
+        let name = |path: &Path| rulebook_kit::path_name(&dir, path, Level::Project);
         loader.load_dir_named(&dir, &["md"], Level::Project, Some(root), &mut out, &name);
         for rule in &mut out.items {
             rule.content = rule.content.trim().into();

@@ -21,8 +21,8 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use rulebook_kit::host::imports::{Importer, Missing, process_imports};
-use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::imports::{Importer, Missing, process_imports, push_imported};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 
 const MAX_IMPORT_DEPTH: usize = 5;
 
@@ -171,27 +171,7 @@ fn load(view: &mut HostView, blocks: &mut Vec<String>, path: &Path, scope: Scope
     view.push(path.to_path_buf(), scope, Status::Loaded, reason);
     // Hardening round 3, item 18: the files its imports brought in (or refused) are listed
     // right after it, as Claude Code's view lists them.
-    for import in imported {
-        // Each file once (an import loop brings the importer back, marked in the text).
-        if view.files.iter().any(|f| f.path == import.path) {
-            continue;
-        }
-        view.files.push(HostFile {
-            path: import.path,
-            scope,
-            status: if import.refused.is_none() {
-                Status::Loaded
-            } else {
-                Status::NotRead
-            },
-            reason: match import.refused {
-                None => format!("imported by {}", import.by.display()),
-                Some(why) => format!("imported by {}, but {why}", import.by.display()),
-            },
-            imported_by: Some(import.by),
-            outside: None,
-        });
-    }
+    push_imported(view, imported, scope);
     let shown = path.display();
     blocks.push(format!(
         "--- Context from: {shown} ---\n{trimmed}\n--- End of Context from: {shown} ---"

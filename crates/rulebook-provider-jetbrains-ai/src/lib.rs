@@ -89,16 +89,7 @@ impl Provider<RuleCapability> for JetbrainsAiProvider {
         let mut out = LoadResult::default();
         let root = &ctx.project_root;
         let dir = root.join(".aiassistant/rules");
-        let top = |path: &Path| path.parent() == Some(dir.as_path());
-        loader.load_dir_where(
-            &dir,
-            &["md"],
-            Level::Project,
-            Some(root),
-            &mut out,
-            &rulebook_kit::stem,
-            &top,
-        );
+        loader.load_top_level(&dir, &["md"], Level::Project, Some(root), &mut out);
         let mut notes = Vec::new();
         for rule in &mut out.items {
             notes.extend(apply(rule, root));

@@ -88,17 +88,8 @@ impl Provider<RuleCapability> for KiroProvider {
         }
         for (dir, level) in dirs {
             let first = out.items.len();
-            let top = |path: &Path| path.parent() == Some(dir.as_path());
             let boundary = (level == Level::Project).then_some(root.as_path());
-            loader.load_dir_where(
-                &dir,
-                &["md"],
-                level,
-                boundary,
-                &mut out,
-                &rulebook_kit::stem,
-                &top,
-            );
+            loader.load_top_level(&dir, &["md"], level, boundary, &mut out);
             let mut notes = Vec::new();
             for rule in &mut out.items[first..] {
                 notes.extend(inclusion(rule, root, level));

@@ -111,14 +111,7 @@ impl Provider<RuleCapability> for OpenhandsProvider {
         }
         for (dir, level) in dirs {
             let first = out.items.len();
-            let name = |path: &Path| {
-                let rel = path.strip_prefix(&dir).unwrap_or(path).with_extension("");
-                let rel = rel.to_string_lossy().replace('\\', "/");
-                match level {
-                    Level::User => format!("~:{rel}"),
-                    Level::Project => rel,
-                }
-            };
+            let name = |path: &Path| rulebook_kit::path_name(&dir, path, level);
             let keep = |path: &Path| path.file_name().is_none_or(|n| n != "README.md");
             let boundary = (level == Level::Project).then_some(root.as_path());
             loader.load_dir_where(&dir, &["md"], level, boundary, &mut out, &name, &keep);

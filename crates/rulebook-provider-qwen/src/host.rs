@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
-use rulebook_kit::host::imports::{Importer, Missing, process_imports, real};
-use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::imports::{Importer, Missing, process_imports, push_imported, real};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 
 /// Qwen Code's default context file names, in order.
 pub const NAMES: [&str; 2] = ["QWEN.md", "AGENTS.md"];
@@ -179,26 +179,7 @@ fn context(
             Scope::Project => "a context file of the upward walk from the working directory",
         },
     );
-    for import in imported {
-        if view.files.iter().any(|f| f.path == import.path) {
-            continue;
-        }
-        view.files.push(HostFile {
-            path: import.path,
-            scope,
-            status: if import.refused.is_none() {
-                Status::Loaded
-            } else {
-                Status::NotRead
-            },
-            reason: match import.refused {
-                None => format!("imported by {}", import.by.display()),
-                Some(why) => format!("imported by {}, but {why}", import.by.display()),
-            },
-            imported_by: Some(import.by),
-            outside: None,
-        });
-    }
+    push_imported(view, imported, scope);
     let shown = relative(path, cwd);
     blocks.push(format!(
         "--- Context from: {shown} ---\n{trimmed}\n--- End of Context from: {shown} ---"
@@ -225,8 +206,9 @@ fn rule_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The text without its HTML comments (`<!-- … -->`).
-fn strip_html_comments(text: &str) -> String {
+/// The text without its HTML comments (`<!-- … -->`; an unclosed one stays), as Qwen Code
+/// strips a rule's body.
+pub fn strip_html_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("<!--") {
@@ -234,6 +216,8 @@ fn strip_html_comments(text: &str) -> String {
         match rest[start..].find("-->") {
             Some(end) => rest = &rest[start + end + 3..],
             None => {
+                // An unclosed comment stays (`/<!--[\s\S]*?-->/g` does not match it).
+                out.push_str(&rest[start..]);
                 rest = "";
             }
         }
@@ -254,4 +238,29 @@ fn relative(path: &Path, base: &Path) -> String {
             .map(|c| c.as_os_str().to_string_lossy().into_owned()),
     );
     parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::{relative, strip_html_comments};
+
+    #[test]
+    fn comments_go_and_an_unclosed_one_stays() {
+        assert_eq!(strip_html_comments("a <!-- b --> c"), "a  c");
+        assert_eq!(strip_html_comments("a <!-- b"), "a <!-- b");
+        assert_eq!(strip_html_comments("<!--x--><!--y-->z"), "z");
+    }
+
+    #[test]
+    fn paths_are_written_from_the_base_with_dot_dot_steps() {
+        let from = |p: &str, b: &str| relative(Path::new(p), Path::new(b));
+        assert_eq!(from("/t/r/QWEN.md", "/t/r/sub"), "../QWEN.md");
+        assert_eq!(
+            from("/t/home/.qwen/QWEN.md", "/t/r/sub"),
+            "../../home/.qwen/QWEN.md"
+        );
+        assert_eq!(from("/t/r/sub/QWEN.md", "/t/r/sub"), "QWEN.md");
+    }
 }

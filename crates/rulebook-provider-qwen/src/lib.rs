@@ -10,7 +10,8 @@
 //!   directory below the working directory;
 //! - rules: `~/.qwen/rules/**/*.md`, then `<root>/.qwen/rules/**/*.md`; a rule with
 //!   `paths:` (a string or a list of globs relative to the project root) is injected when a
-//!   tool touches a matching file; without `paths` it is always on.
+//!   tool touches a matching file; without `paths` it is always on; HTML comments are
+//!   removed from a rule's body.
 //!
 //! This provider reads `QWEN.md` (`AGENTS.md` has its own provider): `~:QWEN`, `QWEN` (and
 //! `<dir key>:QWEN`) root first, `QWEN.local`; each always-apply, imports expanded as
@@ -111,15 +112,7 @@ impl Provider<RuleCapability> for QwenProvider {
         dirs.push((root.join(".qwen/rules"), Level::Project));
         for (dir, level) in dirs {
             let first = out.items.len();
-            let name = |path: &Path| {
-                let rel = path.strip_prefix(&dir).unwrap_or(path);
-                let rel = rel.with_extension("");
-                let rel = rel.to_string_lossy().replace('\\', "/");
-                match level {
-                    Level::User => format!("~:{rel}"),
-                    Level::Project => rel,
-                }
-            };
+            let name = |path: &Path| rulebook_kit::path_name(&dir, path, level);
             let boundary = (level == Level::Project).then_some(root.as_path());
             loader.load_dir_named(&dir, &["md"], level, boundary, &mut out, &name);
             let mut notes = Vec::new();
@@ -134,7 +127,8 @@ impl Provider<RuleCapability> for QwenProvider {
 
 /// Qwen's `paths`: globs relative to the project root, or none (always on).
 fn apply_paths(rule: &mut Rule, root: &Path) -> Option<Diagnostic> {
-    rule.content = rule.content.trim().into();
+    // Qwen removes HTML comments from a rule's body before it sends it.
+    rule.content = host::strip_html_comments(&rule.content).trim().into();
     let (globs, note) = match rule.frontmatter.get("paths") {
         None | Some(Value::Null) => (Vec::new(), None),
         Some(Value::String(s)) => (vec![s.clone()], None),

@@ -74,16 +74,7 @@ impl Provider<RuleCapability> for TraeProvider {
         let mut out = LoadResult::default();
         let root = &ctx.project_root;
         let dir = root.join(".trae/rules");
-        let top = |path: &Path| path.parent() == Some(dir.as_path());
-        loader.load_dir_where(
-            &dir,
-            &["md"],
-            Level::Project,
-            Some(root),
-            &mut out,
-            &rulebook_kit::stem,
-            &top,
-        );
+        loader.load_top_level(&dir, &["md"], Level::Project, Some(root), &mut out);
         for rule in &mut out.items {
             mode(rule, root);
         }

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::util;
+use super::{HostFile, HostView, Scope, Status, util};
 
 /// What a missing imported file leaves in the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,4 +137,29 @@ pub fn process_imports(
     }
     out.push_str(&content[last..]);
     out
+}
+
+/// The files `imported` names, after the file that imported them in `view`: loaded, or not
+/// read with why; each once (an import loop brings the importer back, marked in the text).
+pub fn push_imported(view: &mut HostView, imported: Vec<Imported>, scope: Scope) {
+    for import in imported {
+        if view.files.iter().any(|f| f.path == import.path) {
+            continue;
+        }
+        view.files.push(HostFile {
+            path: import.path,
+            scope,
+            status: if import.refused.is_none() {
+                Status::Loaded
+            } else {
+                Status::NotRead
+            },
+            reason: match import.refused {
+                None => format!("imported by {}", import.by.display()),
+                Some(why) => format!("imported by {}, but {why}", import.by.display()),
+            },
+            imported_by: Some(import.by),
+            outside: None,
+        });
+    }
 }
