@@ -298,6 +298,9 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
         });
     }
     findings.extend(duplicate_loads(&views));
+    if let Some(host) = options.host {
+        findings.extend(tool_lints(book, host));
+    }
     if options.host.is_none() {
         findings.extend(duplicate_rules(book));
     }
@@ -343,6 +346,54 @@ fn duplicate_loads(views: &[HostView]) -> Vec<Diagnostic> {
                     ),
                 )
                 .with_provider(view.host.display_name()),
+            );
+        }
+    }
+    out
+}
+
+/// Forms a tool's earlier versions are known to ignore (`check --as TOOL`, issue 31, item
+/// 5), each with the report that shows it; the pinned version's own misreadings are its
+/// provider's findings already (Copilot's `applyTo` list, Kiro's comma string, Cline's
+/// non-list `paths`, Crush's lower-case names).
+fn tool_lints(book: &Rulebook, host: Host) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if host != Host::Claude {
+        return out;
+    }
+    for entry in book.all() {
+        let rule = &entry.item;
+        if rule.source.provider != "claude" || rule.frontmatter.get("paths").is_none() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&rule.path).unwrap_or_default();
+        let line = key_line(&text, "paths");
+        let written = line
+            .and_then(|l| text.lines().nth(l - 1))
+            .unwrap_or_default()
+            .trim_start_matches("paths:")
+            .trim();
+        let why = match rule.frontmatter.get("paths") {
+            Some(rulebook::stages::rule::Value::List(_)) => Some(
+                "Claude Code before 2.1.84 never matched a `paths:` written as a YAML list, so such a rule never loaded (anthropics/claude-code#16853; \"now accepts a YAML list of globs\" in its 2.1.84 changelog)",
+            ),
+            Some(rulebook::stages::rule::Value::String(_)) if written.starts_with(['"', '\'']) => Some(
+                "Claude Code 2.1 before 2.1.84 was reported to skip a quoted `paths:` string while it read the same glob unquoted (anthropics/claude-code#17204)",
+            ),
+            Some(rulebook::stages::rule::Value::String(_)) => Some(
+                "Claude Code 2.0 and early 2.1 were reported to ignore a `paths:` string and read only a YAML list (anthropics/claude-code#16038)",
+            ),
+            _ => None,
+        };
+        if let Some(why) = why {
+            out.push(
+                finding(
+                    DiagnosticCode::ToolsDiffer,
+                    &rule.path,
+                    line,
+                    format!("{why}; Claude Code 2.1.332, which the emulation follows, reads this rule as written"),
+                )
+                .with_provider(rule.source.provider_name.clone()),
             );
         }
     }
