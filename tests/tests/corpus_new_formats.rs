@@ -26,7 +26,13 @@ const FOLDERS: [(&str, &str); 7] = [
 
 fn markdown_files(corpus: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for format in ["mdc", "claude-rules", "cursor-rules-md", "windsurf-md", "clinerules-dir"] {
+    for format in [
+        "mdc",
+        "claude-rules",
+        "cursor-rules-md",
+        "windsurf-md",
+        "clinerules-dir",
+    ] {
         let Ok(entries) = std::fs::read_dir(corpus.join(format)) else {
             continue;
         };
@@ -63,7 +69,13 @@ fn run(files: &[PathBuf]) -> BTreeMap<&'static str, (usize, usize, usize)> {
         let of = |p: &Path| p.starts_with(&dir);
         let all: Vec<_> = book.all().iter().filter(|e| of(&e.item.path)).collect();
         // Every file is accounted for: one entry a file.
-        assert_eq!(all.len(), files.len(), "{id}: {} entries for {} files", all.len(), files.len());
+        assert_eq!(
+            all.len(),
+            files.len(),
+            "{id}: {} entries for {} files",
+            all.len(),
+            files.len()
+        );
         let invalid = book.invalid().filter(|(r, _)| of(&r.path)).count();
         let warnings: Vec<_> = book
             .diagnostics()

@@ -377,9 +377,11 @@ fn tool_lints(book: &Rulebook, host: Host) -> Vec<Diagnostic> {
             Some(rulebook::stages::rule::Value::List(_)) => Some(
                 "Claude Code before 2.1.84 never matched a `paths:` written as a YAML list, so such a rule never loaded (anthropics/claude-code#16853; \"now accepts a YAML list of globs\" in its 2.1.84 changelog)",
             ),
-            Some(rulebook::stages::rule::Value::String(_)) if written.starts_with(['"', '\'']) => Some(
-                "Claude Code 2.1 before 2.1.84 was reported to skip a quoted `paths:` string while it read the same glob unquoted (anthropics/claude-code#17204)",
-            ),
+            Some(rulebook::stages::rule::Value::String(_)) if written.starts_with(['"', '\'']) => {
+                Some(
+                    "Claude Code 2.1 before 2.1.84 was reported to skip a quoted `paths:` string while it read the same glob unquoted (anthropics/claude-code#17204)",
+                )
+            }
             Some(rulebook::stages::rule::Value::String(_)) => Some(
                 "Claude Code 2.0 and early 2.1 were reported to ignore a `paths:` string and read only a YAML list (anthropics/claude-code#16038)",
             ),

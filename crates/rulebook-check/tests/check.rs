@@ -159,27 +159,50 @@ fn check_as_claude_names_the_paths_forms_older_versions_ignored() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("project");
     write(&p, ".git/HEAD", "ref: refs/heads/main\n");
-    write(&p, ".claude/rules/list.md", "---\npaths:\n  - \"src/**\"\n---\nList.\n");
-    write(&p, ".claude/rules/quoted.md", "---\npaths: \"src/**\"\n---\nQuoted.\n");
-    write(&p, ".claude/rules/bare.md", "---\npaths: src/**/*.ts\n---\nBare.\n");
+    write(
+        &p,
+        ".claude/rules/list.md",
+        "---\npaths:\n  - \"src/**\"\n---\nList.\n",
+    );
+    write(
+        &p,
+        ".claude/rules/quoted.md",
+        "---\npaths: \"src/**\"\n---\nQuoted.\n",
+    );
+    write(
+        &p,
+        ".claude/rules/bare.md",
+        "---\npaths: src/**/*.ts\n---\nBare.\n",
+    );
     write(&p, ".claude/rules/none.md", "Always.\n");
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
     let book = Rulebook::discover(&p, Some(dir.path().join("home")), &Options::new());
-    let report = check(&book, &CheckOptions::new().host(Some(rulebook::Host::Claude)));
+    let report = check(
+        &book,
+        &CheckOptions::new().host(Some(rulebook::Host::Claude)),
+    );
     let said: Vec<(String, String)> = report
         .findings
         .iter()
         .filter(|f| f.code == DiagnosticCode::ToolsDiffer)
         .map(|f| {
             let file = f.path.as_deref().unwrap().file_name().unwrap();
-            let issue = f.message.split("anthropics/claude-code#").nth(1).unwrap_or_default();
+            let issue = f
+                .message
+                .split("anthropics/claude-code#")
+                .nth(1)
+                .unwrap_or_default();
             (
                 file.to_string_lossy().into_owned(),
                 issue.chars().take_while(char::is_ascii_digit).collect(),
             )
         })
         .collect();
-    let expected = [("bare.md", "16038"), ("list.md", "16853"), ("quoted.md", "17204")];
+    let expected = [
+        ("bare.md", "16038"),
+        ("list.md", "16853"),
+        ("quoted.md", "17204"),
+    ];
     let expected: Vec<(String, String)> = expected
         .iter()
         .map(|(f, i)| ((*f).to_owned(), (*i).to_owned()))
@@ -187,7 +210,11 @@ fn check_as_claude_names_the_paths_forms_older_versions_ignored() {
     assert_eq!(said, expected);
     // Without --as, these are not said.
     let all = check(&book, &CheckOptions::new());
-    assert!(all.findings.iter().all(|f| f.code != DiagnosticCode::ToolsDiffer));
+    assert!(
+        all.findings
+            .iter()
+            .all(|f| f.code != DiagnosticCode::ToolsDiffer)
+    );
 }
 
 #[test]

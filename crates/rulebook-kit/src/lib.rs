@@ -146,8 +146,9 @@ pub fn dir_key(dir: &Path, project_root: &Path, home: &Path) -> String {
         .join(":")
 }
 
-/// A rule named by its path under `dir` without its extension (`api/style` for
-/// `dir/api/style.md`), prefixed `~:` for the user's: the tools that read a rules folder
+/// A rule named by its path under `dir` without its extension, the folders joined by `:`
+/// as directory keys are (`api:style` for `dir/api/style.md`; a `/` would end the name in
+/// a `rule://` URL), prefixed `~:` for the user's: the tools that read a rules folder
 /// recursively keep `api/style.md` and `web/style.md` apart.
 ///
 /// ```
@@ -155,12 +156,12 @@ pub fn dir_key(dir: &Path, project_root: &Path, home: &Path) -> String {
 /// use rulebook_kit::{Level, path_name};
 ///
 /// let dir = Path::new("/p/.amazonq/rules");
-/// assert_eq!(path_name(dir, Path::new("/p/.amazonq/rules/api/style.md"), Level::Project), "api/style");
+/// assert_eq!(path_name(dir, Path::new("/p/.amazonq/rules/api/style.md"), Level::Project), "api:style");
 /// assert_eq!(path_name(dir, Path::new("/p/.amazonq/rules/a.md"), Level::User), "~:a");
 /// ```
 pub fn path_name(dir: &Path, path: &Path, level: Level) -> String {
     let rel = path.strip_prefix(dir).unwrap_or(path).with_extension("");
-    let rel = rel.to_string_lossy().replace('\\', "/");
+    let rel = rel.to_string_lossy().replace(['\\', '/'], ":");
     match level {
         Level::User => format!("~:{rel}"),
         Level::Project => rel,

@@ -10,7 +10,7 @@
 //! working directory.
 //!
 //! This provider reads `.amazonq/rules/**/*.md` at the project root, always-apply, raw text
-//! trimmed, named by its path under `rules/` without the extension (`api/style`), then
+//! trimmed, named by its path under `rules/` without the extension (`api:style`), then
 //! `AmazonQ.md` (`AmazonQ`). `README.md` is a project's readme, not a rule file: it is not
 //! read (the tool's own view, `--as amazonq`, shows it loaded). A file longer than the
 //! IDE's cut gets an `info`.
@@ -27,7 +27,7 @@
 //! std::fs::create_dir_all(dir.path().join(".amazonq/rules/api"))?;
 //! std::fs::write(dir.path().join(".amazonq/rules/api/style.md"), "Use REST.\n")?;
 //! let loaded = AmazonqProvider.load(&LoadContext::new(dir.path(), ""))?;
-//! assert_eq!(loaded.items[0].name, "api/style");
+//! assert_eq!(loaded.items[0].name, "api:style");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 

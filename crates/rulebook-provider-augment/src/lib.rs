@@ -12,7 +12,7 @@
 //!
 //! Rulebook: always → always-apply; `agent_requested` → the rulebook, by description;
 //! `manual` (attached by the user) → the manual bucket. Rules are named by their path
-//! under `rules/` without the extension (`api/style`; the user's `~:api/style`); the
+//! under `rules/` without the extension (`api:style`; the user's `~:api:style`); the
 //! guidelines are `augment-guidelines` and `~:user-guidelines`. `AGENTS.md` and
 //! `CLAUDE.md`, which Augment also reads, have their own providers.
 //!

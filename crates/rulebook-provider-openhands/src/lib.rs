@@ -3,7 +3,8 @@
 //! OpenHands (`All-Hands-AI/OpenHands` 156d068, `openhands/microagent/microagent.py`)
 //! reads `.openhands/microagents/**/*.md` of the repository, recursively, `README.md`
 //! skipped, then the user's `~/.openhands/microagents`; a microagent's name is its path
-//! under the folder without `.md` (`sub/foo`), whatever its frontmatter `name`. Its kind
+//! under the folder without `.md` (`sub/foo`; rulebook's rule `sub:foo`), whatever its
+//! frontmatter `name`. Its kind
 //! comes from its keys, not from `type` (which is only validated):
 //! - `inputs` → a **task** microagent, run when the user types `/<name>`;
 //! - else `triggers` → a **knowledge** microagent: added once per conversation when a user
@@ -169,12 +170,14 @@ fn kind(rule: &mut Rule) -> Vec<Diagnostic> {
         _ => Vec::new(),
     };
     rule.globs = None;
+    // OpenHands' own name of it: its path under the folder (`tasks/deploy`).
+    let own = rule.name.trim_start_matches("~:").replace(':', "/");
     if refused {
         rule.turn_off(
             "its `type` is not repo, knowledge or task: OpenHands refuses the microagent",
         );
     } else if has_inputs {
-        rule.description = Some(format!("OpenHands task: /{}", rule.name));
+        rule.description = Some(format!("OpenHands task: /{own}"));
         rule.activate(Activation::Manual);
     } else if !triggers.is_empty() {
         rule.description = Some(format!(

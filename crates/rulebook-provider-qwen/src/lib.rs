@@ -16,7 +16,7 @@
 //! This provider reads `QWEN.md` (`AGENTS.md` has its own provider): `~:QWEN`, `QWEN` (and
 //! `<dir key>:QWEN`) root first, `QWEN.local`; each always-apply, imports expanded as
 //! Gemini CLI recognizes them. Then the rules, named by their path under `rules/` without
-//! the extension (`api/style`; the user's `~:api/style`): `paths` → attached to the files
+//! the extension (`api:style`; the user's `~:api:style`): `paths` → attached to the files
 //! they match, anchored at the project root; none → always-apply.
 //!
 //! [`host`] is the tool's own view (`--as qwen`), checked against Qwen Code 0.24.4 run

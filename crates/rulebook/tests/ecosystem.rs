@@ -155,3 +155,45 @@ fn review_only_files_apply_to_the_review_agent_only() {
         assert!(always.iter().any(|r| r.name == name), "{name}");
     }
 }
+
+/// Every rule of every scenario, the pipeline's and each provider crate's, can be read
+/// through `rule://<name>`: no provider names a rule so that its URL cannot reach it (a
+/// `/` in a name would end it).
+#[test]
+fn every_scenario_rule_is_reachable_through_its_url() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut scenarios: Vec<PathBuf> = Vec::new();
+    let mut folders = vec![root.join("fixtures")];
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        if dir.join("fixtures").is_dir() {
+            folders.push(dir.join("fixtures"));
+        }
+    }
+    for folder in folders {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let dir = entry.unwrap().path();
+            if dir.join("project").is_dir() && dir.join("home").is_dir() {
+                scenarios.push(dir);
+            }
+        }
+    }
+    assert!(scenarios.len() >= 40, "{} scenarios", scenarios.len());
+    let mut reached = 0;
+    for dir in scenarios {
+        let book = Rulebook::discover(
+            dir.join("project"),
+            Some(dir.join("home")),
+            &Options::new().project_root(dir.join("project")),
+        );
+        for rule in book.items() {
+            let url = format!("rule://{}", rule.name);
+            let resource = book
+                .resolve(&url)
+                .unwrap_or_else(|e| panic!("{}: {url}: {e}", dir.display()));
+            assert_eq!(resource.name, rule.name, "{}: {url}", dir.display());
+            reached += 1;
+        }
+    }
+    assert!(reached >= 200, "only {reached} rules");
+}
