@@ -105,8 +105,7 @@ fn the_vendored_sample_loads_in_every_new_folder() {
 #[test]
 fn the_full_corpus_loads_in_every_new_folder() {
     let corpus = std::env::var_os("RULEBOOK_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("../shared/corpus"));
+        .map_or_else(|| workspace_root().join("../shared/corpus"), PathBuf::from);
     if !corpus.join("MANIFEST.tsv").is_file() {
         eprintln!("skipped: no corpus at {}", corpus.display());
         return;
