@@ -15,15 +15,27 @@ pub fn emulate(options: &HostOptions) -> HostView {
     let mut view = start(Host::Windsurf);
     let mut bodies = Vec::new();
     let cwd = options.cwd();
-    whole(
-        &mut view,
-        &mut bodies,
-        options
-            .home()
-            .join(".codeium/windsurf/memories/global_rules.md"),
-        Scope::User,
-        "global rules",
-    );
+    // The global rules file is a rule file too: the same limit.
+    let global = options
+        .home()
+        .join(".codeium/windsurf/memories/global_rules.md");
+    if let Some(text) = util::read_text(&global) {
+        match text.char_indices().nth(LIMIT) {
+            Some((at, _)) => {
+                view.push(
+                    global,
+                    Scope::User,
+                    Status::Cut { truncated_at: at },
+                    "global rules, cut at 12,000 characters",
+                );
+                bodies.push(text[..at].to_owned());
+            }
+            None => {
+                view.push(global, Scope::User, Status::Loaded, "global rules");
+                bodies.push(text);
+            }
+        }
+    }
     let top = util::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
     let mut dirs = util::chain(&top, cwd);
     dirs.extend(util::below(cwd, ".windsurf"));

@@ -149,3 +149,45 @@ fn copilot_instructions_files_and_apply_to() {
     );
     assert_eq!(view.prompt, "Everywhere.");
 }
+
+/// Windsurf limits every rule file to 12,000 characters (docs "Memories & Rules"): an
+/// always-on rule and the global rules file past it are cut there, at a character's
+/// boundary, and `budget` counts what is kept (issue 31, item 3).
+#[test]
+fn windsurf_cuts_each_rule_file_at_twelve_thousand_characters() {
+    let tree = Tree::new();
+    let long = "é".repeat(12_500);
+    tree.file("home/.codeium/windsurf/memories/global_rules.md", &long)
+        .file(
+            "r/.windsurf/rules/big.md",
+            &format!("---\ntrigger: always_on\n---\n{long}"),
+        )
+        .file(
+            "r/.windsurf/rules/small.md",
+            "---\ntrigger: always_on\n---\nSmall.\n",
+        );
+    let view = tree.view(Host::Windsurf, "r");
+    assert_eq!(
+        entry(
+            &view,
+            &tree,
+            "home/.codeium/windsurf/memories/global_rules.md"
+        )
+        .status,
+        Status::Cut {
+            truncated_at: 24_000
+        }
+    );
+    // The file's first 12,000 characters: its frontmatter counts, as Windsurf counts the file.
+    let front = "---\ntrigger: always_on\n---\n".len();
+    assert_eq!(
+        entry(&view, &tree, "r/.windsurf/rules/big.md").status,
+        Status::Cut {
+            truncated_at: front + (12_000 - front) * 2
+        }
+    );
+    assert_eq!(
+        entry(&view, &tree, "r/.windsurf/rules/small.md").status,
+        Status::Loaded
+    );
+}
