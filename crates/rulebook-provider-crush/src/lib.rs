@@ -49,8 +49,14 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
 pub const FILES: ContextFiles = ContextFiles::new(&["CRUSH.md", "CRUSH.local.md"], Chain::Cwd)
     .with_user(&[".config/crush/CRUSH.md"]);
 
-/// Spellings Crush lists but never loads on a case-sensitive file system.
-const NEVER: &[&str] = &["Crush.md", "Crush.local.md", "crush.md", "crush.local.md"];
+/// Spellings Crush lists but never loads on a case-sensitive file system, each with the
+/// spelling that takes its lower-cased name first.
+const NEVER: &[(&str, &str)] = &[
+    ("Crush.md", "CRUSH.md"),
+    ("Crush.local.md", "CRUSH.local.md"),
+    ("crush.md", "CRUSH.md"),
+    ("crush.local.md", "CRUSH.local.md"),
+];
 
 /// The Crush provider (id `crush`, priority 21).
 #[derive(Debug, Clone, Copy, Default)]
@@ -74,24 +80,25 @@ impl Provider<RuleCapability> for CrushProvider {
         let loader = FileLoader::new(ctx, "crush", "Crush", FIELD_POLICY).raw(true);
         let mut out = LoadResult::default();
         FILES.load(&loader, ctx, &mut out);
-        for name in NEVER {
-            let path = ctx.cwd.join(name);
-            let listed = std::fs::read_dir(&ctx.cwd).ok().is_some_and(|entries| {
+        // One listing of the working directory: which of the spellings are there.
+        let names: Vec<String> = std::fs::read_dir(&ctx.cwd)
+            .map(|entries| {
                 entries
                     .filter_map(Result::ok)
-                    .any(|e| e.file_name().to_str() == Some(name))
-            });
-            if listed {
+                    .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (name, taken_by) in NEVER {
+            if names.iter().any(|n| n == name) {
                 out.diagnostics.push(
                     Diagnostic::info(
                         DiagnosticCode::UnsupportedFormat,
                         format!(
-                            "Crush does not load {name} on a case-sensitive file system: it takes its lower-cased name for {} first, even when that file is missing (read in Crush's source, not run); name it {}",
-                            name.to_ascii_uppercase().replace(".LOCAL.MD", ".local.md").replace(".MD", ".md"),
-                            name.to_ascii_uppercase().replace(".LOCAL.MD", ".local.md").replace(".MD", ".md"),
+                            "Crush does not load {name} on a case-sensitive file system: it takes its lower-cased name for {taken_by} first, even when that file is missing (read in Crush's source, not run); name it {taken_by}"
                         ),
                     )
-                    .with_path(&path),
+                    .with_path(ctx.cwd.join(name)),
                 );
             }
         }

@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use rulebook_kit::host::imports::{Importer, Missing, process_imports, push_imported};
+use rulebook_kit::host::imports::{Missing, expand_file, push_imported};
 use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 
 const MAX_IMPORT_DEPTH: usize = 5;
@@ -144,20 +144,7 @@ fn load(view: &mut HostView, blocks: &mut Vec<String>, path: &Path, scope: Scope
     };
     let base = path.parent().unwrap_or(Path::new("/"));
     let root = import_root(base);
-    let mut imported = Vec::new();
-    let content = process_imports(
-        &text,
-        &Importer {
-            path,
-            base,
-            root: &root,
-            depth: 0,
-            max_depth: MAX_IMPORT_DEPTH,
-            missing: Missing::Comment,
-        },
-        &HashSet::new(),
-        &mut imported,
-    );
+    let (content, imported) = expand_file(&text, path, &root, MAX_IMPORT_DEPTH, Missing::Comment);
     let trimmed = content.trim();
     if trimmed.is_empty() {
         view.push(

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
-use rulebook_kit::host::imports::{Importer, Missing, process_imports, push_imported, real};
+use rulebook_kit::host::imports::{Missing, expand_file, push_imported, real};
 use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 
 /// Qwen Code's default context file names, in order.
@@ -152,20 +152,7 @@ fn context(
     };
     let base = path.parent().unwrap_or(Path::new("/"));
     let root = git.map_or_else(|| base.to_path_buf(), Path::to_path_buf);
-    let mut imported = Vec::new();
-    let content = process_imports(
-        &text,
-        &Importer {
-            path,
-            base,
-            root: &root,
-            depth: 0,
-            max_depth: MAX_IMPORT_DEPTH,
-            missing: Missing::Literal,
-        },
-        &HashSet::new(),
-        &mut imported,
-    );
+    let (content, imported) = expand_file(&text, path, &root, MAX_IMPORT_DEPTH, Missing::Literal);
     let trimmed = content.trim();
     if trimmed.is_empty() {
         return;

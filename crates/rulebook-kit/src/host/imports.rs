@@ -139,6 +139,29 @@ pub fn process_imports(
     out
 }
 
+/// The text of the file at `path` with its imports expanded from the top (relative to its
+/// directory, confined to `root`), and every file an import named.
+pub fn expand_file(
+    text: &str,
+    path: &Path,
+    root: &Path,
+    max_depth: usize,
+    missing: Missing,
+) -> (String, Vec<Imported>) {
+    let base = path.parent().unwrap_or(Path::new("/"));
+    let mut imported = Vec::new();
+    let from = Importer {
+        path,
+        base,
+        root,
+        depth: 0,
+        max_depth,
+        missing,
+    };
+    let content = process_imports(text, &from, &HashSet::new(), &mut imported);
+    (content, imported)
+}
+
 /// The files `imported` names, after the file that imported them in `view`: loaded, or not
 /// read with why; each once (an import loop brings the importer back, marked in the text).
 pub fn push_imported(view: &mut HostView, imported: Vec<Imported>, scope: Scope) {
