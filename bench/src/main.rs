@@ -419,6 +419,36 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
             target: String::new(),
             pass: None,
         });
+        // Issue 31: `check` reads every tool's own view for `duplicate-load`; without that
+        // code it reads none. Both in the same run, so their ratio is the views' cost.
+        let check = |extra: &[&str]| {
+            time(9, || {
+                Command::new(bin)
+                    .arg("check")
+                    .args(extra)
+                    .arg("--cwd")
+                    .arg(tree.dir.join("project"))
+                    .arg("--home")
+                    .arg(tree.dir.join("home"))
+                    .output()
+                    .map_or(0, |o| o.stdout.len())
+            })
+        };
+        let (with_views, without) = (check(&[]), check(&["--ignore", "duplicate-load"]));
+        rows.push(Row {
+            metric: format!(
+                "`rulebook check` as a process, {} rules (22 tools' views for duplicate-load)",
+                tree.rules
+            ),
+            value: format!(
+                "{} ({:.2}× `check --ignore duplicate-load`, {})",
+                ms(with_views),
+                with_views.as_secs_f64() / without.as_secs_f64(),
+                ms(without)
+            ),
+            target: String::new(),
+            pass: None,
+        });
     }
 }
 
