@@ -404,28 +404,11 @@ fn memory_row(metric: String, bytes: u64, tree: &Tree) -> Row {
 
 fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
     for tree in trees.iter().filter(|t| t.rules >= 1000) {
-        let d = time(9, || {
-            Command::new(bin)
-                .args(["list", "--json", "--cwd"])
-                .arg(tree.dir.join("project"))
-                .arg("--home")
-                .arg(tree.dir.join("home"))
-                .output()
-                .map_or(0, |o| o.stdout.len())
-        });
-        rows.push(Row {
-            metric: format!("`rulebook list --json` as a process, {} rules", tree.rules),
-            value: ms(d),
-            target: String::new(),
-            pass: None,
-        });
-        // Issue 31: `check` reads every tool's own view for `duplicate-load`; without that
-        // code it reads none. Both in the same run, so their ratio is the views' cost.
-        let check = |extra: &[&str]| {
+        // The median of nine runs of `rulebook ARGS` on the tree, as a process.
+        let run = |args: &[&str]| {
             time(9, || {
                 Command::new(bin)
-                    .arg("check")
-                    .args(extra)
+                    .args(args)
                     .arg("--cwd")
                     .arg(tree.dir.join("project"))
                     .arg("--home")
@@ -434,7 +417,18 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
                     .map_or(0, |o| o.stdout.len())
             })
         };
-        let (with_views, without) = (check(&[]), check(&["--ignore", "duplicate-load"]));
+        rows.push(Row {
+            metric: format!("`rulebook list --json` as a process, {} rules", tree.rules),
+            value: ms(run(&["list", "--json"])),
+            target: String::new(),
+            pass: None,
+        });
+        // Issue 31: `check` reads every tool's own view for `duplicate-load`; without that
+        // code it reads none. Both in the same run, so their ratio is the views' cost.
+        let (with_views, without) = (
+            run(&["check"]),
+            run(&["check", "--ignore", "duplicate-load"]),
+        );
         rows.push(Row {
             metric: format!(
                 "`rulebook check` as a process, {} rules (22 tools' views for duplicate-load)",

@@ -2,7 +2,7 @@
 //! bundle (read, not run): the view says "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::frontmatter::Value;
-use rulebook_kit::host::documented::{render, rule_files, start, whole};
+use rulebook_kit::host::documented::{render, rule_files, scoped_below, start, whole};
 use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 
 /// Augment: `AGENTS.md` and `CLAUDE.md` at the workspace root, `.augment-guidelines`,
@@ -93,19 +93,12 @@ pub fn emulate(options: &HostOptions) -> HostView {
         Scope::User,
         "the user guidelines",
     );
-    for name in ["AGENTS.md", "CLAUDE.md"] {
-        for dir in util::below(root, name) {
-            let path = dir.join(name);
-            if util::is_file(&path) {
-                view.push(
-                    path,
-                    Scope::Project,
-                    Status::under(dir),
-                    "a subdirectory's rule file: added once work touches a path there",
-                );
-            }
-        }
-    }
+    scoped_below(
+        &mut view,
+        root,
+        &["AGENTS.md", "CLAUDE.md"],
+        "a subdirectory's rule file: added once work touches a path there",
+    );
     render(&mut view, &bodies);
     view
 }

@@ -2,8 +2,8 @@
 //! (`aaif-goose/goose` d0a2390, `crates/goose/src/hints/load_hints.rs`): it cannot be run
 //! here, so the view says "documented, not verified" (behaviour.md §13).
 
-use rulebook_kit::host::documented::{render, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::documented::{render, scoped_below, start, whole};
+use rulebook_kit::host::{Host, HostOptions, HostView, Scope, util};
 
 /// Goose's default `CONTEXT_FILE_NAMES`, in its source's order.
 pub const NAMES: [&str; 2] = [".goosehints", "AGENTS.md"];
@@ -46,19 +46,12 @@ pub fn emulate(options: &HostOptions) -> HostView {
             );
         }
     }
-    for name in NAMES {
-        for dir in util::below(cwd, name) {
-            let path = dir.join(name);
-            if util::is_file(&path) {
-                view.push(
-                    path,
-                    Scope::Project,
-                    Status::under(dir),
-                    "a subdirectory's hints: loaded once a tool touches a path there",
-                );
-            }
-        }
-    }
+    scoped_below(
+        &mut view,
+        cwd,
+        &NAMES,
+        "a subdirectory's hints: loaded once a tool touches a path there",
+    );
     render(&mut view, &bodies);
     view
 }

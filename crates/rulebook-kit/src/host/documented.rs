@@ -79,3 +79,16 @@ pub fn agents_md(view: &mut HostView, bodies: &mut Vec<String>, root: &Path, nes
         }
     }
 }
+
+/// Every `name` strictly below `root`, each loaded for work under its directory (a
+/// subdirectory's rule file that a tool adds once work touches a path there).
+pub fn scoped_below(view: &mut HostView, root: &Path, names: &[&str], reason: &str) {
+    for name in names {
+        for dir in util::below(root, name) {
+            let path = dir.join(name);
+            if util::is_file(&path) {
+                view.push(path, Scope::Project, Status::under(dir), reason);
+            }
+        }
+    }
+}
