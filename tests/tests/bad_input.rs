@@ -481,6 +481,59 @@ fn a_file_swapped_for_a_link_during_discovery_is_not_read() {
     swapper.join().unwrap();
 }
 
+/// A file of a skill's folder (and its `SKILL.md`) swapped for a link to an outside file
+/// while `skill://` URLs are read is never printed: the check is made on the opened file.
+#[cfg(unix)]
+#[test]
+fn a_skill_file_swapped_for_a_link_is_not_read() {
+    let p = Project::new();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.md");
+    fs::write(
+        &secret,
+        "---\nname: pdf\ndescription: s\n---\nSECRET TEXT\n",
+    )
+    .unwrap();
+    p.write(
+        ".xcsh/skills/pdf/SKILL.md",
+        b"---\nname: pdf\ndescription: PDFs\n---\nUse pdftotext.\n",
+    );
+    let folder = p.root().join(".xcsh/skills/pdf");
+    let (plain, linked) = (p.root().join("plain.md"), p.root().join("linked.md"));
+    fs::write(&plain, "---\nname: pdf\ndescription: PDFs\n---\nFine.\n").unwrap();
+    std::os::unix::fs::symlink(&secret, &linked).unwrap();
+    let book = p.discover(Profile::Extended);
+    assert!(book.skill("pdf").is_some(), "{:#?}", book.diagnostics());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (stop, folder) = (stop.clone(), folder.clone());
+        std::thread::spawn(move || {
+            let mut flip = false;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let from = if flip { &plain } else { &linked };
+                let _ = swap_in(from, &folder.join("ref.md"));
+                let _ = swap_in(from, &folder.join("SKILL.md"));
+                flip = !flip;
+            }
+        })
+    };
+    let mut read = 0;
+    for _ in 0..2000 {
+        for url in ["skill://pdf/ref.md", "skill://pdf"] {
+            if let Ok(resource) = book.resolve_skill(url) {
+                read += 1;
+                assert!(
+                    !resource.content.contains("SECRET"),
+                    "{url}: an outside file was read through a swapped link"
+                );
+            }
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    swapper.join().unwrap();
+    assert!(read > 0, "no read went through: the test proves nothing");
+}
+
 /// `part(0) + part(1) + …` for `n` parts.
 fn repeated(n: usize, part: impl Fn(usize) -> String) -> String {
     let mut out = String::new();
@@ -904,6 +957,210 @@ fn host_views_report_outside_links_and_withhold_their_text() {
     let (_, json, _) = run_in(p.root(), &["--as", "codex", "list", "--json"]);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(value["files"].as_array().unwrap().len(), 1, "{json}");
+}
+
+/// The tools' own views (`--as X`, `compare`) follow a skill folder, a `SKILL.md`, or a
+/// rule file linked out of the project as the tools do, and say so; but they print nothing
+/// such a file says (a skill's name, description or first paragraph, a rule's triggers or
+/// globs) unless `--show-outside` asks.
+#[cfg(unix)]
+#[test]
+fn tool_views_withhold_the_values_of_files_linked_outside() {
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let folder = outside.path().join("key");
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(
+        folder.join("SKILL.md"),
+        "---\nname: SECRETNAME\ndescription: SECRETDESC\n---\nSECRETBODY\n",
+    )
+    .unwrap();
+    let no_frontmatter = outside.path().join("plain.md");
+    fs::write(&no_frontmatter, "SECRETPARAGRAPH of a skill\n").unwrap();
+    for dir in [
+        ".claude/skills",
+        ".agents/skills",
+        ".codex/skills",
+        ".gemini/skills",
+    ] {
+        fs::create_dir_all(p.root().join(dir).join("byfile")).unwrap();
+        std::os::unix::fs::symlink(&folder, p.root().join(dir).join("byfolder")).unwrap();
+        std::os::unix::fs::symlink(&no_frontmatter, p.root().join(dir).join("byfile/SKILL.md"))
+            .unwrap();
+    }
+    let rule = outside.path().join("rule.md");
+    fs::write(
+        &rule,
+        "---\ntriggers:\n- SECRETTRIGGER\nglobs: SECRETGLOB/**\ndescription: SECRETDESC\n---\nSECRETBODY\n",
+    )
+    .unwrap();
+    for link in [
+        ".openhands/microagents/x.md",
+        ".trae/rules/y.md",
+        ".cursor/rules/z.mdc",
+    ] {
+        let link = p.root().join(link);
+        fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&rule, &link).unwrap();
+    }
+    let runs: [&[&str]; 11] = [
+        &["--as", "claude", "list", "--json"],
+        &["--as", "claude", "list"],
+        &["--as", "codex", "list", "--json"],
+        &["--as", "gemini", "list", "--json"],
+        &["--as", "openhands", "explain"],
+        &["--as", "trae", "explain"],
+        &["--as", "trae", "explain", "--json"],
+        &["--as", "cursor", "explain"],
+        &["compare", "--reasons"],
+        &["compare", "--json"],
+        &["budget", "--json"],
+    ];
+    for args in runs {
+        let (code, stdout, stderr) = run_in(p.root(), args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        assert!(
+            !stdout.contains("SECRET"),
+            "{args:?} printed outside text:\n{stdout}"
+        );
+        assert!(
+            !stderr.contains("SECRET"),
+            "{args:?} printed outside text:\n{stderr}"
+        );
+    }
+    let (_, listed, _) = run_in(p.root(), &["--as", "claude", "list"]);
+    assert!(listed.contains("outside the project"), "{listed}");
+    let (_, explained, _) = run_in(p.root(), &["--as", "trae", "explain"]);
+    assert!(explained.contains("outside the project"), "{explained}");
+    let (_, shown, _) = run_in(
+        p.root(),
+        &["--as", "claude", "--show-outside", "list", "--json"],
+    );
+    assert!(shown.contains("SECRETDESC"), "{shown}");
+}
+
+/// `check --output-format github` writes no raw control byte of a file name or a value to
+/// the log (they are escaped as the full format escapes them), and SARIF's
+/// `artifactLocation.uri` is a valid URI whose decoded path is the file's.
+#[cfg(unix)]
+#[test]
+fn check_formats_for_ci_stay_valid_with_any_file_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = Project::new();
+    let broken = b"---\ndescription: [\x1b]0;title\x07\n---\nbody\n";
+    let names: [&[u8]; 5] = [
+        b"e\x1b[31mvil\x07.mdc",
+        b"x#y.mdc",
+        b"100%41.mdc",
+        b"a b?.mdc",
+        b"caf\xe9.mdc",
+    ];
+    let dir = p.root().join(".cursor/rules");
+    fs::create_dir_all(&dir).unwrap();
+    for name in names {
+        fs::write(dir.join(std::ffi::OsStr::from_bytes(name)), broken).unwrap();
+    }
+    let output = std::process::Command::new(rulebook_tests::rulebook_binary())
+        .arg("--cwd")
+        .arg(p.root())
+        .arg("--home")
+        .arg(p.root().join("no-home"))
+        .args(["check", "--output-format", "github"])
+        .output()
+        .unwrap();
+    let log = output.stdout;
+    assert!(log.windows(2).any(|w| w == b"::"), "no annotation at all");
+    for byte in [0x1b_u8, 0x07] {
+        assert!(
+            !log.contains(&byte),
+            "a raw control byte {byte:#04x} in the log:\n{}",
+            String::from_utf8_lossy(&log)
+        );
+    }
+    let (_, sarif, stderr) = run_in(p.root(), &["check", "--output-format", "sarif"]);
+    let value: serde_json::Value = serde_json::from_str(&sarif).expect(&stderr);
+    let mut uris = Vec::new();
+    for result in value["runs"][0]["results"].as_array().unwrap() {
+        if let Some(uri) =
+            result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str()
+        {
+            uris.push(uri.to_owned());
+        }
+    }
+    for name in names {
+        let written: Vec<u8> = [b".cursor/rules/".as_slice(), name].concat();
+        let found = uris.iter().any(|uri| {
+            assert!(
+                uri.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._~/%".contains(&b)),
+                "not a valid URI path: {uri}"
+            );
+            percent_decoded(uri) == written
+        });
+        assert!(
+            found,
+            "no URI decodes to {:?}: {uris:#?}",
+            String::from_utf8_lossy(&written)
+        );
+    }
+}
+
+/// A rule file whose name is not UTF-8 leaves every JSON output one valid document (the
+/// name written lossily, as `list --json` writes it), never an empty line with exit 0.
+#[cfg(unix)]
+#[test]
+fn json_outputs_stay_valid_with_a_name_that_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = Project::new();
+    fs::create_dir_all(p.root().join(".git")).unwrap();
+    for dir in [".claude/rules", ".cursor/rules", ".trae/rules"] {
+        let dir = p.root().join(dir);
+        fs::create_dir_all(&dir).unwrap();
+        let name = std::ffi::OsStr::from_bytes(b"caf\xe9.md");
+        fs::write(dir.join(name), "---\ndescription: d\n---\nbody\n").unwrap();
+    }
+    fs::write(p.root().join("AGENTS.md"), "Agents.\n").unwrap();
+    let runs: [&[&str]; 8] = [
+        &["budget", "--json"],
+        &["compare", "--json"],
+        &["--as", "claude", "list", "--json"],
+        &["--as", "claude", "explain", "--json"],
+        &["--as", "cursor", "explain", "--json"],
+        &["--as", "trae", "list", "--json"],
+        &["--as", "codex", "explain", "--json"],
+        &["list", "--json"],
+    ];
+    for args in runs {
+        let (code, stdout, stderr) = run_in(p.root(), args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        let value: serde_json::Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {stdout:?}"));
+        assert!(value.get("error").is_none(), "{args:?}: {value}");
+        // `--as X list` names the files loaded at start only.
+        if args[0] != "--as" || args[2] == "explain" {
+            assert!(
+                stdout.contains("caf\u{FFFD}.md"),
+                "{args:?}: the file is missing: {stdout}"
+            );
+        }
+    }
+}
+
+/// `%XX` decoded to bytes (the URI's path as a file system reads it).
+fn percent_decoded(uri: &str) -> Vec<u8> {
+    let bytes = uri.as_bytes();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            out.push(u8::from_str_radix(&uri[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    out
 }
 
 /// Item 6: `--as` over a 2 GiB (sparse) AGENTS.md or CLAUDE.md reads at most the size cap

@@ -13,6 +13,11 @@ pub(crate) use rulebook_report::text::{
 };
 use serde::{Serialize, Serializer};
 
+/// Paths as JSON text, as [`path`] writes each.
+pub(crate) fn paths<S: Serializer>(paths: &[&Path], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(paths.iter().map(|p| rulebook_report::text::path_text(p)))
+}
+
 /// A rule in a bucket (`list --json`'s `rules`).
 #[derive(Serialize)]
 pub(crate) struct JsonRule<'a> {

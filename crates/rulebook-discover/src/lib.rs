@@ -439,6 +439,9 @@ pub struct Rulebook {
     skills: Loaded<Skill>,
     /// The registered skills providers in load order.
     skill_providers: Vec<ProviderInfo>,
+    /// The real project root that project files must lie under (Extended E10), for the
+    /// files read after discovery (a skill's `SKILL.md`).
+    boundary: Option<PathBuf>,
 }
 
 impl Rulebook {
@@ -513,7 +516,17 @@ impl Rulebook {
     pub fn discover_in(ctx: LoadContext, registry: &RuleRegistry) -> Self {
         let profile = ctx.profile;
         let mut loaded = registry.load(&ctx);
-        let LoadContext { cwd, home, .. } = ctx;
+        let LoadContext {
+            cwd,
+            home,
+            project_root,
+            mechanisms,
+            ..
+        } = ctx;
+        // Where a project skill's files must really lie when they are read later (E10).
+        let boundary = mechanisms
+            .project_boundary
+            .then(|| std::fs::canonicalize(&project_root).unwrap_or(project_root));
         let mut ttsr = TtsrManager::new();
         let mut partition = partition(loaded.items(), profile, |rule| {
             ttsr.register(TtsrRule::from_rule(rule))
@@ -550,6 +563,7 @@ impl Rulebook {
                 providers: Vec::new(),
             },
             skill_providers: Vec::new(),
+            boundary,
         }
     }
 

@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
 use rulebook_registry::Mechanisms;
+use rulebook_rule::Level;
 
 use crate::Rulebook;
 
@@ -139,8 +140,15 @@ impl Rulebook {
             });
         };
         let cap = Mechanisms::for_profile(self.profile()).size_cap;
-        let file = if path.is_empty() {
-            skill.path.clone()
+        // Every check is made on the opened file, never on the path again: a link swapped
+        // in after discovery (or between a check and the read) cannot bring in an outside
+        // file. A file of the folder must lie in the folder; the `SKILL.md` of a project
+        // skill in the project (E10), as discovery required.
+        let (file, boundary) = if path.is_empty() {
+            let boundary = (skill.source.level == Level::Project)
+                .then(|| self.boundary.clone())
+                .flatten();
+            (skill.path.clone(), boundary)
         } else {
             let rel = percent_decode(path);
             let rel = Path::new(&rel);
@@ -150,22 +158,21 @@ impl Rulebook {
             if rel.components().any(|c| c == Component::ParentDir) {
                 return Err(SkillError::Traversal);
             }
-            let file = skill.folder().join(rel);
             let folder = std::fs::canonicalize(skill.folder())
                 .unwrap_or_else(|_| skill.folder().to_path_buf());
-            match std::fs::canonicalize(&file) {
-                Ok(real) if real.starts_with(&folder) => {}
-                Ok(_) => return Err(SkillError::Outside),
-                Err(_) => return Err(SkillError::NotFound(file)),
-            }
-            file
+            (skill.folder().join(rel), Some(folder))
         };
-        let bytes = rulebook_kit::fs::read_bytes(&file, cap).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                SkillError::NotFound(file.clone())
-            } else {
-                SkillError::Unreadable(file.clone(), e.to_string())
+        let read = match &boundary {
+            Some(boundary) => rulebook_kit::fs::read_bytes_inside(&file, cap, boundary),
+            None => rulebook_kit::fs::read_bytes(&file, cap),
+        };
+        let bytes = read.map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => SkillError::NotFound(file.clone()),
+            // The boundary's refusal (an operating system's refusal carries its code).
+            std::io::ErrorKind::PermissionDenied if e.raw_os_error().is_none() => {
+                SkillError::Outside
             }
+            _ => SkillError::Unreadable(file.clone(), e.to_string()),
         })?;
         let mime_type = if file.extension().is_some_and(|e| e == "md") {
             "text/markdown"

@@ -351,7 +351,12 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
 /// FIFO cannot hang; anything but a regular file is an [`std::io::ErrorKind::InvalidInput`]
 /// error. With `max`, a file larger than `max` bytes is an error too, never read whole.
 pub fn read_bytes(path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
-    let (mut file, _) = open_regular(path)?;
+    let (file, _) = open_regular(path)?;
+    read_open(file, path, max)
+}
+
+/// The bytes of an opened regular file, at most `max` of them (more is an error).
+fn read_open(mut file: fs::File, path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     match max {
         Some(max) => {
@@ -370,6 +375,61 @@ pub fn read_bytes(path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
         }
     }
     Ok(bytes)
+}
+
+/// As [`read_bytes`], for a file that must lie under `boundary` (itself a real path): the
+/// real path of the *opened handle* is checked before a byte is read, so a link swapped in
+/// between a caller's check and the read cannot bring in an outside file. A file whose real
+/// path is outside, or cannot be resolved, is an [`std::io::ErrorKind::PermissionDenied`]
+/// error that names both paths, and carries no operating system code (a file the system
+/// refuses to open carries one).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let inside = dir.path().join("in");
+/// std::fs::create_dir(&inside)?;
+/// std::fs::write(inside.join("a.md"), "A")?;
+/// std::fs::write(dir.path().join("secret"), "S")?;
+/// let boundary = std::fs::canonicalize(&inside)?;
+/// assert_eq!(rulebook_fs::read_bytes_inside(&inside.join("a.md"), None, &boundary)?, b"A");
+/// # #[cfg(unix)] {
+/// std::os::unix::fs::symlink(dir.path().join("secret"), inside.join("link.md"))?;
+/// let err = rulebook_fs::read_bytes_inside(&inside.join("link.md"), None, &boundary).unwrap_err();
+/// assert_eq!(err.kind(), std::io::ErrorKind::PermissionDenied);
+/// # }
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_bytes_inside(
+    path: &Path,
+    max: Option<u64>,
+    boundary: &Path,
+) -> std::io::Result<Vec<u8>> {
+    let (file, meta) = open_regular(path)?;
+    match opened_real_path(&file, path, &meta) {
+        Ok(real) if real.starts_with(boundary) => {}
+        Ok(real) => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "{}: its real path {} is outside {}",
+                    path.display(),
+                    real.display(),
+                    boundary.display()
+                ),
+            ));
+        }
+        Err(err) => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "{}: its real path could not be resolved ({err}), so it cannot be shown to lie inside {}",
+                    path.display(),
+                    boundary.display()
+                ),
+            ));
+        }
+    }
+    read_open(file, path, max)
 }
 
 /// The first `max` bytes of a regular file (all of it when it is shorter), for callers that

@@ -86,27 +86,33 @@ pub fn emulate(host: Host, options: &HostOptions) -> HostView {
 }
 
 /// The two guards of the crate's docs: files reached through links out of the project are
-/// marked (and the prompt that holds their text withheld), files past the read bound noted.
+/// marked (and the prompt that holds their text withheld, with every value of theirs the
+/// view would quote: globs, triggers, a skill's name and description), files past the read
+/// bound noted.
 fn guard(mut view: HostView, options: &HostOptions) -> HostView {
     let root = util::git_root(options.cwd()).unwrap_or_else(|| options.cwd().to_path_buf());
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let (real_root, real_home) = (real(&root), real(options.home()));
+    // The real path of a file the tool found at `path`, when it lies outside the project
+    // (for a file above the root or in the home: outside its own directory).
+    let outside = |path: &Path| -> Option<PathBuf> {
+        let real_path = std::fs::canonicalize(path).ok()?;
+        let boundary = if path.starts_with(&root) {
+            real_root.clone()
+        } else if path.starts_with(options.home()) {
+            real_home.clone()
+        } else {
+            path.parent().map_or_else(PathBuf::new, real)
+        };
+        (!real_path.starts_with(&boundary)).then_some(real_path)
+    };
+    let withhold = !options.shows_outside();
     let mut outside_loaded = Vec::new();
     for file in &mut view.files {
         if matches!(file.status, Status::NotRead) {
             continue;
         }
-        let Ok(real_path) = std::fs::canonicalize(&file.path) else {
-            continue;
-        };
-        let boundary = if file.path.starts_with(&root) {
-            real_root.clone()
-        } else if file.path.starts_with(options.home()) {
-            real_home.clone()
-        } else {
-            file.path.parent().map_or_else(PathBuf::new, real)
-        };
-        if let Ok(meta) = std::fs::metadata(&real_path) {
+        if let Ok(meta) = std::fs::metadata(&file.path) {
             if meta.len() > util::MAX_READ {
                 view.notes.push(format!(
                     "{} is {} bytes: this view read its first {} bytes only; what lies past them is not in it",
@@ -116,20 +122,61 @@ fn guard(mut view: HostView, options: &HostOptions) -> HostView {
                 ));
             }
         }
-        if real_path.starts_with(&boundary) {
+        let Some(real_path) = outside(&file.path) else {
             continue;
-        }
-        file.reason = format!(
-            "{}; it is a link: its real path {} is outside the project",
-            file.reason,
-            real_path.display()
-        );
+        };
+        file.reason = if withhold {
+            // The reason may quote the file's frontmatter (a trigger, a glob): say where,
+            // never what.
+            if let Status::Scoped { globs, .. } = &mut file.status {
+                globs.clear();
+            }
+            format!(
+                "{}; it is a link: its real path {} is outside the project, so what it says is withheld (--show-outside shows it)",
+                file.status.label(),
+                real_path.display()
+            )
+        } else {
+            format!(
+                "{}; it is a link: its real path {} is outside the project",
+                file.reason,
+                real_path.display()
+            )
+        };
         if file.status.is_loaded() {
             outside_loaded.push(file.path.clone());
         }
         file.outside = Some(real_path);
     }
-    if !outside_loaded.is_empty() && !options.shows_outside() && !view.prompt.is_empty() {
+    let mut outside_skills = Vec::new();
+    for skill in &mut view.skills {
+        let Some(real_path) = outside(&skill.path) else {
+            continue;
+        };
+        if withhold {
+            // Its name may come from its frontmatter: the folder's name is where it is.
+            skill.name = skill
+                .path
+                .parent()
+                .and_then(Path::file_name)
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            skill.description = String::new();
+            outside_skills.push(skill.path.clone());
+        }
+        skill.outside = Some(real_path);
+    }
+    if !outside_skills.is_empty() {
+        view.notes.push(format!(
+            "the name and description of {} skill(s) outside the project are withheld ({}); --show-outside shows them",
+            outside_skills.len(),
+            outside_skills
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !outside_loaded.is_empty() && withhold && !view.prompt.is_empty() {
         view.prompt = String::new();
         view.notes.push(format!(
             "the prompt is withheld: it holds the text of {} file(s) outside the project ({}); --show-outside shows it",

@@ -261,6 +261,7 @@ pub enum Status {
     /// Loaded only when the tool touches a file these globs match (relative to `base`).
     Scoped {
         /// The directory the globs are relative to.
+        #[serde(serialize_with = "lossy::path")]
         base: PathBuf,
         /// The globs.
         globs: Vec<String>,
@@ -301,6 +302,7 @@ impl Status {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Duplicate {
     /// The files, in the order the tool loads them.
+    #[serde(serialize_with = "lossy::paths")]
     pub paths: Vec<PathBuf>,
     /// The bytes of every copy after the first: spent again.
     pub bytes_lost: u64,
@@ -310,6 +312,7 @@ pub struct Duplicate {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HostFile {
     /// The file, as the tool found it.
+    #[serde(serialize_with = "lossy::path")]
     pub path: PathBuf,
     /// User or project.
     pub scope: Scope,
@@ -320,10 +323,12 @@ pub struct HostFile {
     pub reason: String,
     /// The file whose import brought this one in.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "lossy::option")]
     pub imported_by: Option<PathBuf>,
     /// The real path of a file the tool reaches through a link out of the project (see
     /// the crate's docs); `None` for a file inside it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "lossy::option")]
     pub outside: Option<PathBuf>,
 }
 
@@ -335,12 +340,19 @@ pub struct HostSkill {
     /// Its description as listed (shortened where the tool's budget cut it).
     pub description: String,
     /// Its `SKILL.md`, as the tool names it.
+    #[serde(serialize_with = "lossy::path")]
     pub path: PathBuf,
     /// Where it comes from.
     pub scope: Scope,
     /// Whether the catalog lists it, and how.
     #[serde(flatten)]
     pub status: SkillStatus,
+    /// The real path of a `SKILL.md` the tool reaches through a link out of the project
+    /// (its folder or the file itself a link); its name and description are then withheld
+    /// unless [`HostOptions::show_outside`] asks for them. `None` for a skill inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "lossy::option")]
+    pub outside: Option<PathBuf>,
 }
 
 /// What a tool's catalog does with one skill.
@@ -469,5 +481,32 @@ impl HostView {
         loaded.extend(rest);
         self.files = loaded;
         self
+    }
+}
+
+/// Paths written as JSON text, lossily where they are not UTF-8 (serde's own `Path` impl
+/// fails on such a name, and a whole view would be lost to one file name).
+mod lossy {
+    use std::path::{Path, PathBuf};
+
+    use serde::Serializer;
+
+    pub(super) fn path<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&path.to_string_lossy())
+    }
+
+    #[allow(
+        clippy::ref_option,
+        reason = "the signature serde's `serialize_with` calls"
+    )]
+    pub(super) fn option<S: Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+        match path {
+            Some(path) => s.serialize_some(&path.to_string_lossy()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn paths<S: Serializer>(paths: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(paths.iter().map(|p| p.to_string_lossy()))
     }
 }

@@ -222,6 +222,7 @@ fn add_skills(view: &mut HostView, cwd: &Path, home: &Path) {
                 path,
                 scope,
                 status: rulebook_kit::host::SkillStatus::Listed,
+                outside: None,
             });
         }
     }

@@ -218,6 +218,7 @@ fn add_skills(view: &mut HostView, cwd: &Path, home: &Path) {
                 path: file,
                 scope,
                 status: rulebook_kit::host::SkillStatus::Listed,
+                outside: None,
             };
             match skills.iter_mut().find(|s| s.name == skill.name) {
                 Some(earlier) => *earlier = skill,

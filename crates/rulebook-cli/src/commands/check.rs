@@ -168,10 +168,13 @@ fn relative(out: &Printer<'_>, path: &std::path::Path) -> String {
 }
 
 /// GitHub Actions workflow commands (`::error file=F,line=L,col=C,title=T::MESSAGE`), the
-/// data escaped as the runner wants it (`%`, CR, LF; and `:` and `,` in properties).
+/// data escaped as the runner wants it (`%`, CR, LF; and `:` and `,` in properties), and
+/// every other control character written as a visible escape first, as the full format
+/// does (a file name or glob holding ESC or BEL cannot drive the log's terminal).
 fn github(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
     let data = |s: &str| {
-        s.replace('%', "%25")
+        crate::printer::escape_lines(s)
+            .replace('%', "%25")
             .replace('\r', "%0D")
             .replace('\n', "%0A")
     };
@@ -225,20 +228,10 @@ fn sarif(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
             });
             if let Some(path) = &d.path {
                 // A file under the working directory by its relative path; another as a
-                // `file://` URI (SARIF wants URIs).
-                let uri = if path.starts_with(out.book.cwd()) {
-                    relative(out, path)
-                } else {
-                    let mut uri = String::from("file://");
-                    for c in path.to_string_lossy().replace('\\', "/").chars() {
-                        match c {
-                            '%' | ' ' | '#' | '?' => {
-                                let _ = write!(uri, "%{:02X}", c as u32);
-                            }
-                            c => uri.push(c),
-                        }
-                    }
-                    uri
+                // `file://` URI (SARIF wants URIs): percent-encoded either way (RFC 3986).
+                let uri = match path.strip_prefix(out.book.cwd()) {
+                    Ok(relative) => uri_path(relative),
+                    Err(_) => format!("file://{}", uri_path(path)),
                 };
                 let mut location = serde_json::json!({
                     "physicalLocation": {"artifactLocation": {"uri": uri}}
@@ -266,4 +259,46 @@ fn sarif(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
             "results": results,
         }],
     }));
+}
+
+/// A path as the path of a URI (RFC 3986): `/` separators, and every byte but the
+/// unreserved ones and `/` percent-encoded (a name that is not UTF-8 by its own bytes), so
+/// `x#y.mdc` is no fragment, `100%41.mdc` stays itself, and a space or `?` does not end it.
+fn uri_path(path: &std::path::Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else if b == b'\\' && cfg!(windows) {
+            out.push('/');
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::uri_path;
+
+    /// What a URI parser reads back is the path that was written.
+    #[test]
+    fn uri_paths_are_percent_encoded() {
+        let uri = |p: &str| uri_path(Path::new(p));
+        assert_eq!(uri("a/b.mdc"), "a/b.mdc");
+        assert_eq!(uri("x#y.mdc"), "x%23y.mdc");
+        assert_eq!(uri("100%41.mdc"), "100%2541.mdc");
+        assert_eq!(uri("a b?.md"), "a%20b%3F.md");
+        assert_eq!(uri("caf\u{e9}.md"), "caf%C3%A9.md");
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let latin1 = Path::new(std::ffi::OsStr::from_bytes(b"caf\xe9.md"));
+            assert_eq!(uri_path(latin1), "caf%E9.md");
+        }
+    }
 }

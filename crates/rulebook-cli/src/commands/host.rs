@@ -122,6 +122,7 @@ fn cell(status: &HostStatus) -> String {
 
 #[derive(Serialize)]
 struct JsonFile<'a> {
+    #[serde(serialize_with = "crate::json::path")]
     path: &'a Path,
     scope: HostScope,
     truncated_at: Option<usize>,
@@ -133,6 +134,7 @@ struct JsonHead<'a> {
     tool: &'static str,
     version: Option<&'static str>,
     verified: bool,
+    #[serde(serialize_with = "crate::json::path")]
     cwd: &'a Path,
 }
 
@@ -148,8 +150,17 @@ impl<'a> JsonHead<'a> {
     }
 }
 
+/// A JSON document and its final newline. Every path in these documents is written as
+/// text (lossily where it is not UTF-8), so serializing cannot fail; were it ever to, the
+/// answer is still one valid JSON document that says why.
 fn to_json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
+    match serde_json::to_string_pretty(value) {
+        Ok(text) => text + "\n",
+        Err(err) => format!(
+            "{}\n",
+            serde_json::json!({ "error": format!("cannot write JSON: {err}") })
+        ),
+    }
 }
 
 /// `list --as X`.
@@ -230,8 +241,14 @@ pub(crate) fn list(place: &Place<'_>, host: Host, json: bool) -> String {
                     "  (left out: its budget has no room)".to_owned()
                 }
             };
+            let outside = skill.outside.as_ref().map_or_else(String::new, |real| {
+                format!(
+                    "  (a link: its real path {} is outside the project)",
+                    escape(&place.show(real))
+                )
+            });
             out.push_str(&format!(
-                "  {}  {}{how}\n",
+                "  {}  {}{how}{outside}\n",
                 escape(&skill.name),
                 escape(&place.show(&skill.path))
             ));
@@ -314,13 +331,16 @@ pub(crate) fn matches(place: &Place<'_>, host: Host, paths: &[PathBuf], json: bo
     if json {
         #[derive(Serialize)]
         struct PathFiles<'a> {
+            #[serde(serialize_with = "crate::json::path")]
             path: &'a Path,
+            #[serde(serialize_with = "crate::json::paths")]
             touched: Vec<&'a Path>,
         }
         #[derive(Serialize)]
         struct Match<'a> {
             #[serde(flatten)]
             head: JsonHead<'a>,
+            #[serde(serialize_with = "crate::json::paths")]
             at_start: Vec<&'a Path>,
             paths: Vec<PathFiles<'a>>,
         }
@@ -427,11 +447,13 @@ pub(crate) fn compare(
         }
         #[derive(Serialize)]
         struct Row<'a> {
+            #[serde(serialize_with = "crate::json::path")]
             path: &'a Path,
             tools: Vec<Cell>,
         }
         #[derive(Serialize)]
         struct SkillRow<'a> {
+            #[serde(serialize_with = "crate::json::path")]
             path: &'a Path,
             name: &'a str,
             tools: Vec<SkillCell<'a>>,
@@ -450,6 +472,7 @@ pub(crate) fn compare(
         }
         #[derive(Serialize)]
         struct Compare<'a> {
+            #[serde(serialize_with = "crate::json::path")]
             cwd: &'a Path,
             hosts: Vec<Host>,
             verified: Vec<Host>,
@@ -690,6 +713,7 @@ struct Spend<'a> {
 /// A file loaded at start and the bytes a tool takes of it.
 #[derive(Serialize)]
 struct SpentFile<'a> {
+    #[serde(serialize_with = "crate::json::path")]
     path: &'a Path,
     bytes: u64,
 }

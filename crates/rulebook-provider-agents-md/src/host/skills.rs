@@ -240,6 +240,7 @@ pub fn add(view: &mut HostView, cwd: &Path, home: &Path) {
             path,
             scope,
             status,
+            outside: None,
         });
     }
 }
