@@ -1485,6 +1485,9 @@ fn bash_completes_values_and_names_and_errors_have_one_style() {
         ".cursor/rules/typescript.mdc",
         b"---\ndescription: t\n---\nT\n",
     );
+    p.write(".xcsh/rules/API Style.md", b"---\ndescription: a\n---\nA\n");
+    p.write(".git/HEAD", b"");
+    p.write("packages/api/AGENTS.md", b"Nested.\n");
     let (_, script, _) = run_in(p.root(), &["completions", "bash"]);
     let script_path = p.root().join("rb.bash");
     fs::write(&script_path, script).unwrap();
@@ -1505,6 +1508,11 @@ t "rulebook --providers wind" rulebook --providers wind
 t "rulebook check --select yaml" rulebook check --select yaml
 t "rulebook read ty" rulebook read ty
 t "rulebook read rule://ty" rulebook read rule : //ty
+t "rulebook read API" rulebook read API
+t "rulebook read pack" rulebook read pack
+t "rulebook explain API" rulebook explain API
+t "rulebook explain pack" rulebook explain pack
+t "rulebook explain packages:a" rulebook explain packages : a
 "#;
     let Ok(output) = std::process::Command::new("bash")
         .arg("-c")
@@ -1535,13 +1543,29 @@ t "rulebook read rule://ty" rulebook read rule : //ty
             "claude cline",
             "windsurf",
             "yaml-syntax",
-            "typescript",
-            "//typescript"
+            "rule://typescript",
+            "//typescript",
+            "rule://API%20Style",
+            "rule://packages%3Aapi%3AAGENTS",
+            "API\\ Style",
+            "packages:api:AGENTS",
+            "api:AGENTS",
         ],
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
 
+    // What was offered is what the commands take.
+    for args in [
+        &["read", "rule://typescript"][..],
+        &["read", "rule://API%20Style"],
+        &["read", "rule://packages%3Aapi%3AAGENTS"],
+        &["explain", "API Style"],
+        &["explain", "packages:api:AGENTS"],
+    ] {
+        let (code, _, stderr) = run_in(p.root(), args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    }
     for args in [
         &["read", "rule://nope"][..],
         &["explain", "nope"],

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::io::{Read, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -19,11 +20,16 @@ const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialize
 /// and the JSON lines it wrote (panics on a line that is not JSON, or after 60 s).
 fn serve(input: &[u8]) -> (i32, Vec<Value>) {
     let demo = workspace_root().join("fixtures/demo");
+    serve_in(&demo.join("project"), &demo.join("home"), input)
+}
+
+/// [`serve`] on the project `project` of the user whose home is `home`.
+fn serve_in(project: &Path, home: &Path, input: &[u8]) -> (i32, Vec<Value>) {
     let mut child = Command::new(rulebook_binary())
         .arg("-C")
-        .arg(demo.join("project"))
+        .arg(project)
         .arg("--home")
-        .arg(demo.join("home"))
+        .arg(home)
         .args(["mcp", "--no-watch"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -321,4 +327,115 @@ fn requests_answer_from_the_rules_on_disk() {
         json!([]),
         "a file outside the project gets only the always-apply rules"
     );
+}
+
+/// Every URI the prompt shows the model (`uri="rule://…"` and `uri="skill://…"`) reads the
+/// rule or skill exactly as written, wherever a model's agent sends it: `rulebook read`,
+/// the library's `resolve`, MCP `resources/read`, and Node's `new URL()` (where Node is
+/// installed), for names a URL parser would misread raw (`c#`, `API Style`, a nested
+/// `packages:api:AGENTS`, the home's `~:CLAUDE`).
+#[test]
+fn every_uri_the_prompt_shows_resolves_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+    let files: [(&str, &str); 7] = [
+        ("p/.git/HEAD", ""),
+        (
+            "p/.xcsh/rules/c#.md",
+            "---\ndescription: C sharp\n---\nPascalCase.\n",
+        ),
+        (
+            "p/.xcsh/rules/API Style.md",
+            "---\ndescription: REST\n---\nREST.\n",
+        ),
+        ("p/.xcsh/rules/a?b.md", "---\ndescription: query\n---\nQ.\n"),
+        ("p/packages/api/AGENTS.md", "Nested agents.\n"),
+        ("h/.claude/CLAUDE.md", "Home.\n"),
+        (
+            "p/.claude/skills/my pdf/SKILL.md",
+            "---\nname: my pdf#1\ndescription: PDFs\n---\nUse it.\n",
+        ),
+    ];
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let book = rulebook::Rulebook::discover(&project, Some(&home), &rulebook::Options::new());
+    let prompt = book.system_prompt_section();
+    let uris: Vec<String> = prompt
+        .split("uri=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].to_owned())
+        .collect();
+    for want in [
+        "rule://c%23",
+        "rule://API%20Style",
+        "rule://a%3Fb",
+        "rule://packages%3Aapi%3AAGENTS",
+        "skill://my%20pdf%231",
+    ] {
+        assert!(
+            uris.iter().any(|u| u == want),
+            "{want} not in the prompt:\n{prompt}"
+        );
+    }
+    let printed = Command::new(rulebook_binary())
+        .arg("-C")
+        .arg(&project)
+        .arg("--home")
+        .arg(&home)
+        .arg("prompt")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&printed.stdout).trim_end(),
+        prompt.trim_end()
+    );
+    let mut input = format!("{INITIALIZE}\n{INITIALIZED}\n").into_bytes();
+    for (i, uri) in uris.iter().enumerate() {
+        if uri.starts_with("rule://") {
+            book.resolve(uri)
+                .unwrap_or_else(|e| panic!("resolve {uri}: {e}"));
+        } else {
+            book.resolve_skill(uri)
+                .unwrap_or_else(|e| panic!("resolve_skill {uri}: {e}"));
+        }
+        let read = Command::new(rulebook_binary())
+            .arg("-C")
+            .arg(&project)
+            .arg("--home")
+            .arg(&home)
+            .args(["read", uri])
+            .output()
+            .unwrap();
+        assert!(
+            read.status.success(),
+            "rulebook read {uri}: {}",
+            String::from_utf8_lossy(&read.stderr)
+        );
+        input.extend(request(
+            i64::try_from(i).unwrap() + 1,
+            "resources/read",
+            &json!({"uri": uri}),
+        ));
+        input.push(b'\n');
+    }
+    let (code, lines) = serve_in(&project, &home, &input);
+    assert_eq!(code, 0);
+    for (i, uri) in uris.iter().enumerate() {
+        let answer = reply(&lines, &json!(i + 1));
+        assert!(
+            answer["result"]["contents"][0]["text"].is_string(),
+            "MCP {uri}: {answer}"
+        );
+    }
+    match Command::new("node")
+        .args(["-e", "for (const u of process.argv.slice(1)) { const p = new URL(u); if (p.href !== u) throw new Error(`${u} reads as ${p.href}`) }"])
+        .args(&uris)
+        .output()
+    {
+        Ok(node) => assert!(node.status.success(), "new URL(): {}", String::from_utf8_lossy(&node.stderr)),
+        Err(_) => eprintln!("node is not installed: new URL() not tried"),
+    }
 }

@@ -165,11 +165,15 @@ enum Command {
     },
     /// Lint the rule files; exits 1 when any error (or, with --strict, warning) is found.
     Check(commands::check::CheckArgs),
-    /// Completions for a rule:// name prefix: the URLs `read` resolves, with descriptions.
+    /// Completions for a rule:// name prefix: the URLs `read` resolves, with descriptions;
+    /// --names: the names `explain` takes (every rule file's name and every skill's).
     Complete {
         /// A name prefix, with or without rule:// (default: every name).
         #[arg(default_value = "")]
         prefix: String,
+        /// The names `explain` takes, as written, one a line, instead of `rule://` URLs.
+        #[arg(long)]
+        names: bool,
     },
     /// Which rules apply to these files: always-apply rules, and rules whose globs match.
     Match {
@@ -487,7 +491,7 @@ fn main() -> ExitCode {
         Command::Read { url } => commands::read::run(&mut out, url),
         Command::Check(args) => commands::check::run(&mut out, args, cli.host),
         Command::Match { .. } => commands::matches::run(&mut out, &match_paths),
-        Command::Complete { prefix } => commands::complete::run(&mut out, prefix),
+        Command::Complete { prefix, names } => commands::complete::run(&mut out, prefix, *names),
         Command::Completions { .. }
         | Command::Man { .. }
         | Command::Mcp { .. }

@@ -1,6 +1,7 @@
 //! Shell completions: `rulebook completions SHELL`. The values an option takes are known to
 //! clap (tools of `--as`, provider ids, `check` codes), so every shell completes them; in
-//! bash the rule names of `read` and `explain` are asked of `rulebook complete` as you type.
+//! bash the URLs of `read` and the names of `explain` are asked of `rulebook complete` as you
+//! type.
 
 use std::ffi::OsStr;
 
@@ -83,13 +84,21 @@ pub(crate) fn codes() -> Vec<String> {
         .collect()
 }
 
-/// The bash function that completes a rule name: `rulebook complete` in the directory (and
-/// with the `-C/--cwd`, `--home`, `--profile`, `--root` given on the line so far), each
-/// name as typed (`rule://` or not). Bash splits words at `:` (`rule://a`, `src:routes:x`),
-/// so what the line holds before the last `:` of the word is taken off each candidate, as
-/// bash-completion's `__ltrim_colon_completions` does.
+/// The bash functions that complete what `read` and `explain` accept, asked of `rulebook
+/// complete` in the directory (with the `-C/--cwd`, `--home`, `--profile`, `--root` given
+/// on the line so far):
+/// - `read` takes a URL: each `rule://` URL as `read` resolves it (percent-encoded, so
+///   `rule://API%20Style`), whether the word typed so far starts with `rule://` or is the
+///   start of a name;
+/// - `explain` takes a name as written (`packages:api:AGENTS`, `API Style`): each name
+///   quoted for the shell.
+///
+/// Bash splits words at `:` (`rule://a`, `src:routes:x`), so what the word holds up to its
+/// last `:` is taken off each candidate, as bash-completion's `__ltrim_colon_completions`
+/// does.
 const BASH_NAMES: &str = r#"
-_rulebook_rule_names() {
+_rulebook_complete_from() {
+    local what="$1"
     local line="${COMP_LINE:0:COMP_POINT}"
     local word="${line##*[[:space:]]}"
     local -a pass=()
@@ -101,12 +110,21 @@ _rulebook_rule_names() {
                 ;;
         esac
     done
-    local names
-    names="$(command rulebook "${pass[@]}" complete 2>/dev/null | cut -f1)"
-    if [[ "${word}" != rule://* ]]; then
-        names="${names//rule:\/\//}"
+    COMPREPLY=()
+    local candidate
+    if [[ "${what}" == urls ]]; then
+        while IFS=$'\t' read -r candidate _; do
+            if [[ -n "${candidate}" && ( "${candidate}" == "${word}"* || "${candidate#rule://}" == "${word}"* ) ]]; then
+                COMPREPLY+=("${candidate}")
+            fi
+        done < <(command rulebook "${pass[@]}" complete 2>/dev/null)
+    else
+        while IFS= read -r candidate; do
+            if [[ -n "${candidate}" && "${candidate}" == "${word}"* ]]; then
+                COMPREPLY+=("$(printf '%q' "${candidate}")")
+            fi
+        done < <(command rulebook "${pass[@]}" complete --names 2>/dev/null)
     fi
-    COMPREPLY=($(compgen -W "${names}" -- "${word}"))
     if [[ "${word}" == *:* ]]; then
         local colon="${word%"${word##*:}"}"
         local j
@@ -125,14 +143,15 @@ pub(crate) fn script(shell: clap_complete::Shell, command: &mut clap::Command) -
         return out;
     }
     let text = String::from_utf8_lossy(&out).into_owned();
-    let mut text = names_for(&text, "rulebook__subcmd__read");
-    text = names_for(&text, "rulebook__subcmd__explain");
+    let mut text = names_for(&text, "rulebook__subcmd__read", "urls");
+    text = names_for(&text, "rulebook__subcmd__explain", "names");
     text.push_str(BASH_NAMES);
     text.into_bytes()
 }
 
-/// In the case block of `subcommand`, a word that is no option completes a rule name.
-fn names_for(text: &str, subcommand: &str) -> String {
+/// In the case block of `subcommand`, a word that is no option completes `what` (`urls`
+/// or `names`).
+fn names_for(text: &str, subcommand: &str, what: &str) -> String {
     let start_marker = format!("\n        {subcommand})\n");
     let Some(start) = text.find(&start_marker) else {
         return text.to_owned();
@@ -148,7 +167,7 @@ fn names_for(text: &str, subcommand: &str) -> String {
         )
         .replace(
             "            esac\n            COMPREPLY=( $(compgen -W \"${opts}\" -- \"${cur}\") )\n            return 0",
-            "            esac\n            _rulebook_rule_names\n            return 0",
+            &format!("            esac\n            _rulebook_complete_from {what}\n            return 0"),
         );
     format!("{}{block}{}", &text[..start], &text[end..])
 }
@@ -189,13 +208,17 @@ mod tests {
             "{}",
             after("--select")
         );
-        for sub in ["read", "explain"] {
+        for (sub, what) in [("read", "urls"), ("explain", "names")] {
             let at = script
                 .find(&format!("        rulebook__subcmd__{sub})\n"))
                 .unwrap_or(0);
             let block = &script[at..at + script[at..].find("\n            ;;\n").unwrap_or(0)];
-            assert!(block.contains("_rulebook_rule_names"), "{sub}: {block}");
+            assert!(
+                block.contains(&format!("_rulebook_complete_from {what}")),
+                "{sub}: {block}"
+            );
         }
-        assert!(script.contains("command rulebook \"${pass[@]}\" complete"));
+        assert!(script.contains("command rulebook \"${pass[@]}\" complete 2>"));
+        assert!(script.contains("command rulebook \"${pass[@]}\" complete --names"));
     }
 }

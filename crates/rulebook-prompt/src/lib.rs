@@ -9,8 +9,10 @@
 //! The rules section is produced by a [`SectionRenderer`]. [`ReferenceSection`] is the
 //! byte-exact text of the original (one `<rule>` block per rulebook rule, a `<glob>` line
 //! per glob, and an empty line before `</rule>` when a rule has no globs);
-//! [`ExtendedSection`] omits that empty line and escapes `&`, `<` (and `"` in attributes)
-//! so a name or description cannot break the markup. Implement [`SectionRenderer`] to use
+//! [`ExtendedSection`] omits that empty line, escapes `&`, `<` (and `"` in attributes)
+//! so a name or description cannot break the markup, and gives each rule and skill the
+//! URI that reads it (`uri="rule://src%3Aapi%3AAGENTS"`), percent-encoded so that it
+//! resolves exactly as written wherever a URL parser reads it. Implement [`SectionRenderer`] to use
 //! your own wording; the reference text lives only in [`REFERENCE_HEADER`] and
 //! [`REFERENCE_FOOTER`].
 //!
@@ -53,6 +55,15 @@ pub const SKILLS_HEADER: &str = "<skills>\nScan descriptions vs task domain. Ski
 
 /// The end of the skills block.
 pub const SKILLS_FOOTER: &str = "</skills>";
+
+/// The start of the extended rules section: each rule carries the URI that reads it,
+/// exactly as written (`rule://src%3Aapi%3AAGENTS` for the nested `src:api:AGENTS`, which
+/// `rule://<name>` spelled raw would not reach: a URL parser takes `src` for the host).
+pub const EXTENDED_HEADER: &str =
+    "# Rules\n\n<rules>\nRead a rule's `uri` (`rule://…`) when working in matching domain.\n";
+
+/// The start of the extended skills block: each skill carries its `skill://` URI.
+pub const EXTENDED_SKILLS_HEADER: &str = "<skills>\nScan descriptions vs task domain. Skill covers output? Read its `uri` (`skill://…`) first.\nRelative paths in skill files resolve against the skill directory.\n";
 
 /// A rule attached because a path matched one of its globs (Extended E3).
 #[derive(Debug, Clone, Copy)]
@@ -138,8 +149,8 @@ impl SectionRenderer for ReferenceSection {
     }
 }
 
-/// The reference wording with escaping, no empty glob line, and no trailing newlines of the
-/// description (Extended profile).
+/// The reference wording with escaping, each rule's and skill's URI, no empty glob line, and
+/// no trailing newlines of the description (Extended profile).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ExtendedSection;
 
@@ -159,13 +170,14 @@ impl SectionRenderer for ExtendedSection {
     /// The skills block with the name and description escaped (and the description's
     /// trailing newlines dropped, as for rules).
     fn render_skills(&self, skills: &[&Skill], out: &mut String) {
-        out.push_str(SKILLS_HEADER);
+        out.push_str(EXTENDED_SKILLS_HEADER);
         for skill in skills {
             let description = skill.description.as_deref().unwrap_or("");
             let _ = write!(
                 out,
-                "\n<skill name=\"{}\">\n{}\n</skill>\n",
+                "\n<skill name=\"{}\" uri=\"skill://{}\">\n{}\n</skill>\n",
                 escape_attribute(&skill.name),
+                rulebook_rule::percent_encode(&skill.name),
                 escape_text(description.trim_end_matches('\n'))
             );
         }
@@ -173,10 +185,15 @@ impl SectionRenderer for ExtendedSection {
     }
 
     fn render_section(&self, rules: &[&Rule], out: &mut String) {
-        out.push_str(REFERENCE_HEADER);
+        out.push_str(EXTENDED_HEADER);
         for rule in rules {
             out.push('\n');
-            let _ = writeln!(out, "<rule name=\"{}\">", escape_attribute(&rule.name));
+            let _ = writeln!(
+                out,
+                "<rule name=\"{}\" uri=\"rule://{}\">",
+                escape_attribute(&rule.name),
+                rulebook_rule::percent_encode(&rule.name)
+            );
             // A block scalar (`description: |`) ends in a newline; it is not a blank line
             // the author meant to put in the prompt.
             let description = rule.description.as_deref().unwrap_or("");

@@ -28,7 +28,6 @@
 //! assert_eq!(err.to_string(), "Unknown rule: nope\nAvailable: style");
 //! ```
 
-use std::fmt::Write;
 use std::path::PathBuf;
 
 use rulebook_rule::Rule;
@@ -266,24 +265,7 @@ pub fn complete<'a>(prefix: &str, rules: impl IntoIterator<Item = &'a Rule>) -> 
     out
 }
 
-/// A rule's name as the host of a valid RFC 3986 URI (`rule://<encoded>`): every UTF-8 byte
-/// but the unreserved ones (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `.`, `_`, `~`) is written `%XX`
-/// (upper-case hex). Simple names stay as they are (`style`, `CLAUDE.local`); a nested
-/// rule's `src:routes:CLAUDE` becomes `src%3Aroutes%3ACLAUDE`, which URL parsers read as
-/// one opaque host, not as host `src` and port `routes:CLAUDE` (the MCP Python SDK 1.x and
-/// Node's `new URL()` reject that). [`RuleUrl::parse`] decodes it, and still takes the
-/// name written raw.
-pub fn percent_encode(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for b in name.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
-}
+pub use rulebook_rule::percent_encode;
 
 /// The URI of the rule named `name`: `rule://` and [`percent_encode`]'s form of it.
 pub fn rule_uri(name: &str) -> String {

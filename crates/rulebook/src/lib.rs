@@ -29,7 +29,7 @@
 //!
 //! // The system-prompt text: always-apply contents, then the rules section.
 //! let prompt = book.system_prompt_section();
-//! assert!(prompt.contains("Answer in English.") && prompt.contains("<rule name=\"ts\">"));
+//! assert!(prompt.contains("Answer in English.") && prompt.contains("<rule name=\"ts\" uri=\"rule://ts\">"));
 //! // With the files in play, rules whose globs match are attached in full (Extended E3).
 //! assert!(book.system_prompt_section_for(["src/app.ts"]).contains("Use strict mode."));
 //!
@@ -65,6 +65,7 @@
 //! | E9 size | any size is read | files over 1 MiB are skipped with a warning | a stray log file must not flood the prompt or memory |
 //! | E10 boundary | follows links anywhere | refuses project rule files whose real path leaves the project | a cloned repository must not pull `~/.ssh/id_rsa` into a prompt through a symlink |
 //! | read errors | `Failed to read file: <path>` | the same, plus the system's reason | say what to fix |
+//! | prompt URIs | `Read rule://<name>`, each name raw | each rule and skill carries its `uri`, percent-encoded (`rule://c%23`, `rule://src%3Aapi%3AAGENTS`) | a raw `c#` or nested `src:api:AGENTS` does not resolve as written |
 //!
 //! This crate is re-exports and the table of default providers ([`DefaultProviders`],
 //! generated from `providers.txt` by `cargo xtask new-provider`);
