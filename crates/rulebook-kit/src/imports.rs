@@ -86,7 +86,27 @@ struct State<'a> {
 }
 
 /// Why an import is left as written; `None` for a failure already said once.
-type Failure = Option<String>;
+type Failure = Option<Why>;
+
+/// Why one import is left as written.
+struct Why {
+    text: String,
+    /// The importing tool itself passes over such an import without a word (a missing
+    /// file, a directory, a cycle, the depth limit): in Claude's dialect it is said as an
+    /// info, since prose such as `with @-links to` is a token Claude tries and drops.
+    quiet: bool,
+}
+
+impl From<String> for Why {
+    fn from(text: String) -> Self {
+        Self { text, quiet: false }
+    }
+}
+
+/// A [`Why`] the importing tool keeps to itself.
+fn quiet(text: String) -> Failure {
+    Some(Why { text, quiet: true })
+}
 
 fn expand(text: &str, file: &Path, depth: usize, state: &mut State<'_>) -> String {
     let options = state.options;
@@ -114,17 +134,25 @@ fn expand(text: &str, file: &Path, depth: usize, state: &mut State<'_>) -> Strin
                         .filter(|&&b| b == b'\n')
                         .count();
                     counted = token.range.start;
-                    state.diagnostics.push(
-                        Diagnostic::warning(
-                            DiagnosticCode::ImportFailed,
-                            format!(
-                                "import @{written} in {} (line {line}): {why}; it is left as written",
-                                file.display(),
-                            ),
-                        )
-                        .with_path(file)
-                        .at(Some(line), None),
+                    let quiet = why.quiet && options.dialect == Dialect::Claude;
+                    let message = format!(
+                        "import @{written} in {} (line {line}): {}; it is left as written{}",
+                        file.display(),
+                        why.text,
+                        if quiet {
+                            " (Claude Code passes over such an import without a word)"
+                        } else {
+                            ""
+                        }
                     );
+                    let diagnostic = if quiet {
+                        Diagnostic::info(DiagnosticCode::ImportFailed, message)
+                    } else {
+                        Diagnostic::warning(DiagnosticCode::ImportFailed, message)
+                    };
+                    state
+                        .diagnostics
+                        .push(diagnostic.with_path(file).at(Some(line), None));
                 }
                 out.push('@');
                 out.push_str(written);
@@ -141,23 +169,23 @@ fn import(target: &Path, depth: usize, state: &mut State<'_>) -> Result<String, 
     // A first look by path, for the checks that need no content (a cycle, the depth); the
     // security checks are made again on the opened file below.
     let Ok(resolved) = std::fs::canonicalize(target) else {
-        return Err(Some(format!("not found: {}", target.display())));
+        return Err(quiet(format!("not found: {}", target.display())));
     };
     if !options.allow_outside && !resolved.starts_with(&options.boundary) {
-        return Err(Some(outside()));
+        return Err(Some(outside().into()));
     }
     if state.stack.contains(&resolved) {
-        return Err(Some("a cycle of imports".to_owned()));
+        return Err(quiet("a cycle of imports".to_owned()));
     }
     if depth + 1 > options.max_depth {
-        return Err(Some(format!(
+        return Err(quiet(format!(
             "the depth limit ({} hops)",
             options.max_depth
         )));
     }
     // A directory cannot be read, and a FIFO is never opened for reading to find that out.
     if !std::fs::metadata(&resolved).is_ok_and(|m| m.is_file()) {
-        return Err(Some("not a regular file".to_owned()));
+        return Err(quiet("not a regular file".to_owned()));
     }
     if state.budget == Some(0) {
         return Err(budget_spent(state));
@@ -168,14 +196,14 @@ fn import(target: &Path, depth: usize, state: &mut State<'_>) -> Result<String, 
         .project_root((!options.allow_outside).then(|| options.boundary.clone()));
     let (read, diagnostics) = read_rule(target, &read_options);
     let Some(read) = read else {
-        return Err(Some(read_failure(&diagnostics, options.max_size)));
+        return Err(Some(read_failure(&diagnostics, options.max_size).into()));
     };
     // What the reader says of a file it read (invalid UTF-8 replaced) is kept.
     state.diagnostics.extend(diagnostics);
     // The file that was opened, not the one the path named a moment ago.
     let real = read.real_path.unwrap_or(resolved);
     if state.stack.contains(&real) {
-        return Err(Some("a cycle of imports".to_owned()));
+        return Err(quiet("a cycle of imports".to_owned()));
     }
     if let Some(left) = state.budget {
         let size = read.text.len() as u64;
@@ -203,10 +231,13 @@ fn budget_spent(state: &mut State<'_>) -> Failure {
     if std::mem::replace(&mut state.budget_said, true) {
         return None;
     }
-    Some(format!(
-        "the imports of this file would add more than {} bytes (the size cap), so this import and every later one are left as written",
-        state.options.max_size.unwrap_or(0)
-    ))
+    Some(
+        format!(
+            "the imports of this file would add more than {} bytes (the size cap), so this import and every later one are left as written",
+            state.options.max_size.unwrap_or(0)
+        )
+        .into(),
+    )
 }
 
 /// Why the reader refused a file, in an import's words.

@@ -4,17 +4,22 @@
 //! read the same tokens.
 
 use std::ops::Range;
-use std::path::Path;
 
 /// How a tool recognizes an `@path` import.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Dialect {
-    /// Claude Code (observed in the golden runs, `fixtures/hosts/claude-*`): line by line; a
-    /// token starts at the beginning of a line, after white space or right after a code span,
-    /// and runs to the next white space or code span; not inside a code span (a run of
-    /// backticks closed by the same run on the line) or a fenced block (a line starting,
-    /// after indent, with ```` ``` ```` or `~~~`); a `#fragment` is dropped from the path;
-    /// binary files (`.png`, `.pdf`, ...) are not imported.
+    /// Claude Code (observed in the golden runs, `fixtures/hosts/claude-*`, and read in its
+    /// 2.1.332 bundle: the pattern `(?:^|\s)@((?:[^\s\\]|\\ )+)` over the text of the
+    /// Markdown, code skipped): line by line; a token starts at the beginning of a line,
+    /// after white space or right after a code span, and runs to the next white space,
+    /// backslash or code span; not inside a code span (a run of backticks closed by the same
+    /// run on the line) or a fenced block (a line starting, after indent, with ```` ``` ````
+    /// or `~~~`); a `#fragment` is dropped from the path. The path must look like one, as
+    /// Claude's test says: `./…`, `~/…`, `/…` (not `/` alone), or a first character among
+    /// ASCII letters, digits, `.`, `_` and `-` (so `@(x)`, `@@x`, `@#x`, `@*.md` are prose);
+    /// and a file with an extension is imported only when the extension is one of Claude's
+    /// text types (`.md`, `.txt`, `.json`, `.ts`, …; `@a.md,` is `.md,`, not imported).
+    /// Claude's escaped space (`@my\ file.md`) is not read: the token ends at the backslash.
     #[default]
     Claude,
     /// Gemini CLI 0.61.0 (`findImports` and `findCodeRegions` of `memoryImportProcessor`):
@@ -84,9 +89,11 @@ fn claude(text: &str) -> Vec<ImportToken<'_>> {
             if c == '@' && at_start {
                 let end = spans.peek().map_or(line.len(), |s| s.start);
                 let rest = &line[i + 1..end];
-                let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                let len = rest
+                    .find(|c: char| c.is_whitespace() || c == '\\')
+                    .unwrap_or(rest.len());
                 let path = rest[..len].split('#').next().unwrap_or_default();
-                if !path.is_empty() && is_text_path(path) {
+                if looks_like_a_path(path) && is_text_path(path) {
                     out.push(ImportToken {
                         range: start + i..start + i + 1 + len,
                         path,
@@ -124,15 +131,136 @@ fn code_spans(line: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// Claude Code imports text files only.
+/// Claude Code's test of an import's path: `./…`, `~/…`, `/…` but not `/` alone, or one
+/// that does not start with `@` or a run of `#%^&*()`, and starts with an ASCII letter, a
+/// digit, `.`, `_` or `-`.
+fn looks_like_a_path(path: &str) -> bool {
+    if path.starts_with("./") || path.starts_with("~/") || (path.starts_with('/') && path != "/") {
+        return true;
+    }
+    path.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// Claude Code imports a file with an extension only when the extension (in lower case) is
+/// one of its text types (the list of its 2.1.332 bundle; `.R` is read as `.r`); a file
+/// without one is imported.
 fn is_text_path(token: &str) -> bool {
-    const BINARY: [&str; 14] = [
-        "png", "jpg", "jpeg", "gif", "webp", "bmp", "ico", "pdf", "zip", "gz", "tar", "mp3", "mp4",
-        "wasm",
+    const TEXT: [&str; 106] = [
+        "md",
+        "txt",
+        "text",
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "xml",
+        "csv",
+        "html",
+        "htm",
+        "css",
+        "scss",
+        "sass",
+        "less",
+        "js",
+        "ts",
+        "tsx",
+        "jsx",
+        "mjs",
+        "cjs",
+        "mts",
+        "cts",
+        "py",
+        "pyi",
+        "pyw",
+        "rb",
+        "erb",
+        "rake",
+        "go",
+        "rs",
+        "java",
+        "kt",
+        "kts",
+        "scala",
+        "c",
+        "cpp",
+        "cc",
+        "cxx",
+        "h",
+        "hpp",
+        "hxx",
+        "cs",
+        "swift",
+        "sh",
+        "bash",
+        "zsh",
+        "fish",
+        "ps1",
+        "bat",
+        "cmd",
+        "env",
+        "ini",
+        "cfg",
+        "conf",
+        "config",
+        "properties",
+        "sql",
+        "graphql",
+        "gql",
+        "proto",
+        "vue",
+        "svelte",
+        "astro",
+        "ejs",
+        "hbs",
+        "pug",
+        "jade",
+        "php",
+        "pl",
+        "pm",
+        "lua",
+        "r",
+        "dart",
+        "ex",
+        "exs",
+        "erl",
+        "hrl",
+        "clj",
+        "cljs",
+        "cljc",
+        "edn",
+        "hs",
+        "lhs",
+        "elm",
+        "ml",
+        "mli",
+        "f",
+        "f90",
+        "f95",
+        "for",
+        "cmake",
+        "make",
+        "makefile",
+        "gradle",
+        "sbt",
+        "rst",
+        "adoc",
+        "asciidoc",
+        "org",
+        "tex",
+        "latex",
+        "lock",
+        "log",
+        "diff",
+        "patch",
     ];
-    match Path::new(token).extension() {
-        Some(ext) => !BINARY.contains(&ext.to_string_lossy().to_ascii_lowercase().as_str()),
-        None => true,
+    // Node's `extname`: from the last `.` of the last component, unless that component
+    // starts with it (`.env` has none).
+    let name = token.rsplit('/').next().unwrap_or(token);
+    match name.rfind('.') {
+        Some(0) | None => true,
+        Some(dot) => TEXT.contains(&name[dot + 1..].to_ascii_lowercase().as_str()),
     }
 }
 
@@ -297,6 +425,33 @@ mod tests {
     /// A code span hides the `@` inside it wherever it stands in the span; text between two
     /// spans is not code; a backtick that never closes is a literal character, and an `@`
     /// right after it follows no white space, so it is no import.
+    /// Claude Code 2.1.332's own extractor, run on these lines (the including file in the
+    /// project root): what it tries to import, and what it takes for prose.
+    #[test]
+    fn claude_takes_what_looks_like_a_path() {
+        let cases: [(&str, &[&str]); 16] = [
+            ("(via @-mentions)", &["-mentions)"]),
+            ("with @-links to", &["-links"]),
+            ("`@bodhiapp/app-bindings`", &[]),
+            ("use @bodhiapp/app-bindings here", &["bodhiapp/app-bindings"]),
+            ("see @hey-api/openapi-ts).", &[]),
+            ("mail me@example.com", &[]),
+            ("@./docs/a.md", &["./docs/a.md"]),
+            ("@~/x.md", &["~/x.md"]),
+            ("@/", &[]),
+            ("@#foo", &[]),
+            ("@(x)", &[]),
+            ("@docs/a.md#part", &["docs/a.md"]),
+            ("@@x @*.md", &[]),
+            ("@.hidden @_x.md @../up.md", &[".hidden", "_x.md", "../up.md"]),
+            ("@a.md, and @b.png", &[]),
+            ("@notes.PY @Makefile", &["notes.PY", "Makefile"]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(paths(text, Dialect::Claude), want, "{text}");
+        }
+    }
+
     #[test]
     fn claude_code_spans_hide_imports_only_between_their_ticks() {
         assert!(paths("Run `cd @b.md` first\n", Dialect::Claude).is_empty());
