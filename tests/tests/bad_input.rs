@@ -1162,8 +1162,15 @@ fn at_signs_in_prose_are_not_warned_as_failed_imports() {
           Mail me@example.com or @(someone); see @docs/real.md\n",
     );
     let book = p.discover(Profile::Extended);
-    let claude = book.items().find(|r| r.path.ends_with("CLAUDE.md")).unwrap();
-    assert!(claude.content.contains("Real import."), "{}", claude.content);
+    let claude = book
+        .items()
+        .find(|r| r.path.ends_with("CLAUDE.md"))
+        .unwrap();
+    assert!(
+        claude.content.contains("Real import."),
+        "{}",
+        claude.content
+    );
     let imports: Vec<_> = book
         .diagnostics()
         .iter()
@@ -1172,7 +1179,11 @@ fn at_signs_in_prose_are_not_warned_as_failed_imports() {
     assert!(!imports.is_empty(), "the missing paths are still said");
     for d in &imports {
         assert_eq!(d.severity, rulebook::Severity::Info, "{}", d.message);
-        assert!(!d.message.contains("@(someone)") && !d.message.contains("example.com"), "{}", d.message);
+        assert!(
+            !d.message.contains("@(someone)") && !d.message.contains("example.com"),
+            "{}",
+            d.message
+        );
     }
     let (code, stdout, stderr) = run_in(p.root(), &["check", "--strict"]);
     assert_eq!(code, Some(0), "{stdout}{stderr}");

@@ -104,8 +104,8 @@ impl From<String> for Why {
 }
 
 /// A [`Why`] the importing tool keeps to itself.
-fn quiet(text: String) -> Failure {
-    Some(Why { text, quiet: true })
+fn quiet(text: String) -> Why {
+    Why { text, quiet: true }
 }
 
 fn expand(text: &str, file: &Path, depth: usize, state: &mut State<'_>) -> String {
@@ -169,23 +169,23 @@ fn import(target: &Path, depth: usize, state: &mut State<'_>) -> Result<String, 
     // A first look by path, for the checks that need no content (a cycle, the depth); the
     // security checks are made again on the opened file below.
     let Ok(resolved) = std::fs::canonicalize(target) else {
-        return Err(quiet(format!("not found: {}", target.display())));
+        return Err(Some(quiet(format!("not found: {}", target.display()))));
     };
     if !options.allow_outside && !resolved.starts_with(&options.boundary) {
         return Err(Some(outside().into()));
     }
     if state.stack.contains(&resolved) {
-        return Err(quiet("a cycle of imports".to_owned()));
+        return Err(Some(quiet("a cycle of imports".to_owned())));
     }
     if depth + 1 > options.max_depth {
-        return Err(quiet(format!(
+        return Err(Some(quiet(format!(
             "the depth limit ({} hops)",
             options.max_depth
-        )));
+        ))));
     }
     // A directory cannot be read, and a FIFO is never opened for reading to find that out.
     if !std::fs::metadata(&resolved).is_ok_and(|m| m.is_file()) {
-        return Err(quiet("not a regular file".to_owned()));
+        return Err(Some(quiet("not a regular file".to_owned())));
     }
     if state.budget == Some(0) {
         return Err(budget_spent(state));
@@ -203,7 +203,7 @@ fn import(target: &Path, depth: usize, state: &mut State<'_>) -> Result<String, 
     // The file that was opened, not the one the path named a moment ago.
     let real = read.real_path.unwrap_or(resolved);
     if state.stack.contains(&real) {
-        return Err(quiet("a cycle of imports".to_owned()));
+        return Err(Some(quiet("a cycle of imports".to_owned())));
     }
     if let Some(left) = state.budget {
         let size = read.text.len() as u64;

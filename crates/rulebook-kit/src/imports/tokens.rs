@@ -433,7 +433,10 @@ mod tests {
             ("(via @-mentions)", &["-mentions)"]),
             ("with @-links to", &["-links"]),
             ("`@bodhiapp/app-bindings`", &[]),
-            ("use @bodhiapp/app-bindings here", &["bodhiapp/app-bindings"]),
+            (
+                "use @bodhiapp/app-bindings here",
+                &["bodhiapp/app-bindings"],
+            ),
             ("see @hey-api/openapi-ts).", &[]),
             ("mail me@example.com", &[]),
             ("@./docs/a.md", &["./docs/a.md"]),
@@ -443,7 +446,10 @@ mod tests {
             ("@(x)", &[]),
             ("@docs/a.md#part", &["docs/a.md"]),
             ("@@x @*.md", &[]),
-            ("@.hidden @_x.md @../up.md", &[".hidden", "_x.md", "../up.md"]),
+            (
+                "@.hidden @_x.md @../up.md",
+                &[".hidden", "_x.md", "../up.md"],
+            ),
             ("@a.md, and @b.png", &[]),
             ("@notes.PY @Makefile", &["notes.PY", "Makefile"]),
         ];
