@@ -1190,6 +1190,39 @@ fn at_signs_in_prose_are_not_warned_as_failed_imports() {
     assert!(!stdout.contains("warning[import-failed]"), "{stdout}");
 }
 
+/// Cursor's "Manual" rules (no description, `globs: []`, `alwaysApply: false`: used when
+/// @-mentioned) are in the manual bucket under Extended, readable through `rule://`, and
+/// `check` does not call them unseen; under Reference they stay in no bucket.
+#[test]
+fn cursor_manual_rules_are_read_on_request() {
+    let p = Project::new();
+    p.write(
+        ".cursor/rules/migrations.mdc",
+        b"---\ndescription: \"\"\nglobs: []\nalwaysApply: false\n---\nMigration checklist.\n",
+    );
+    let [reference, extended] = p.both();
+    let bucket = |book: &Rulebook| {
+        book.placements()
+            .find(|(r, _)| r.name == "migrations")
+            .map(|(_, p)| p.bucket)
+            .unwrap()
+    };
+    assert_eq!(bucket(&reference), None);
+    assert_eq!(bucket(&extended), Some(rulebook::RuleBucket::Manual));
+    assert_eq!(
+        &*extended.resolve("rule://migrations").unwrap().content,
+        "Migration checklist."
+    );
+    let (code, stdout, stderr) = run_in(p.root(), &["read", "rule://migrations"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (Some(0), "Migration checklist.\n"),
+        "{stderr}"
+    );
+    let (_, check, _) = run_in(p.root(), &["check"]);
+    assert!(!check.contains("no agent sees it"), "{check}");
+}
+
 /// `%XX` decoded to bytes (the URI's path as a file system reads it).
 fn percent_decoded(uri: &str) -> Vec<u8> {
     let bytes = uri.as_bytes();

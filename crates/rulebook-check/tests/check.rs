@@ -254,7 +254,7 @@ fn select_ignore_and_strict_choose_what_counts() {
 fn strict_makes_warnings_fail() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("project");
-    write(&p, ".cursor/rules/unseen.mdc", "No frontmatter at all\n");
+    write(&p, ".xcsh/rules/unseen.md", "No frontmatter at all\n");
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
     let book = Rulebook::discover(&p, Some(dir.path().join("home")), &Options::new());
     let lenient = check(&book, &CheckOptions::new());

@@ -13,6 +13,10 @@
 //! Extended, `.cursorrules` is read too, and is always-apply unless its frontmatter sets
 //! `alwaysApply`.
 //!
+//! Also in Extended: a rule file with no `alwaysApply: true`, no description and no globs
+//! is Cursor's "Manual" type (used when @-mentioned): it goes to the manual bucket, read
+//! through `rule://` and never listed, as Windsurf's manual rules do.
+//!
 //! Also in Extended: `.cursor/BUGBOT.md` at the project root, which Cursor's Bugbot (a
 //! pull-request review agent) reads and the editor's agent does not: the rule `BUGBOT`,
 //! turned off for the coding agent; option `agent_kind=code-review` applies it always, as
@@ -36,7 +40,9 @@ use std::path::Path;
 
 use rulebook_kit::{DiagnosticCode, Severity};
 
-use rulebook_kit::{Level, Profile, Rule, apply_whole_file_default, scope_to_directory};
+use rulebook_kit::{
+    Activation, Level, Profile, Rule, apply_whole_file_default, scope_to_directory,
+};
 use rulebook_kit::{
     LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, RuleCapability,
 };
@@ -114,6 +120,7 @@ impl Provider<RuleCapability> for CursorProvider {
         }
         if ctx.profile == Profile::Extended {
             cursor_globs_are_not_warnings(&mut out);
+            manual_rules(&mut out.items);
             let legacy = ctx.cwd.join(".cursorrules");
             if let Some(i) = loader.load_file(
                 &legacy,
@@ -134,6 +141,23 @@ impl Provider<RuleCapability> for CursorProvider {
             );
         }
         Ok(out)
+    }
+}
+
+/// Cursor's "Manual" rule type: no `alwaysApply: true`, no description, no globs. Cursor
+/// applies such a rule only when it is @-mentioned (its rules documentation; the view of
+/// `--as cursor` says so too): under Extended it goes to the manual bucket, read through
+/// `rule://`, as Windsurf's `trigger: manual` does, instead of no bucket at all.
+fn manual_rules(rules: &mut [Rule]) {
+    for rule in rules {
+        let described = rule
+            .description
+            .as_deref()
+            .is_some_and(|d| !d.trim().is_empty());
+        let globbed = rule.globs.as_deref().is_some_and(|g| !g.is_empty());
+        if rule.activation.is_none() && rule.always_apply != Some(true) && !described && !globbed {
+            rule.activation = Some(Activation::Manual);
+        }
     }
 }
 

@@ -6,5 +6,5 @@ use rulebook_provider_cursor::CursorProvider;
 #[test]
 fn scenarios() {
     let table = rulebook_test::Only(CursorProvider);
-    assert_eq!(rulebook_test::scenario_snapshots!(&table, "../fixtures"), 2);
+    assert_eq!(rulebook_test::scenario_snapshots!(&table, "../fixtures"), 3);
 }
