@@ -1223,6 +1223,43 @@ fn cursor_manual_rules_are_read_on_request() {
     assert!(!check.contains("no agent sees it"), "{check}");
 }
 
+/// `WARP.md` in four spellings side by side: one is read, and `explain`, `check` and
+/// `--as warp` each name the three others and say why they are not.
+#[test]
+fn several_spellings_of_warp_md_are_each_accounted_for() {
+    let p = Project::new();
+    p.write(".git/HEAD", b"");
+    let spellings = ["WARP.md", "warp.md", "Warp.md", "wARP.md"];
+    for name in spellings {
+        p.write(name, format!("Rules of {name}.\n").as_bytes());
+    }
+    if fs::read_dir(p.root()).unwrap().count() < 4 + 3 {
+        eprintln!("a file system that folds case: the spellings are one file here");
+        return;
+    }
+    let book = p.discover(Profile::Extended);
+    let warp: Vec<_> = book
+        .items()
+        .filter(|r| r.source.provider == "warp")
+        .collect();
+    assert_eq!(warp.len(), 1);
+    assert!(warp[0].path.ends_with("WARP.md"));
+    let (_, explain, _) = run_in(p.root(), &["explain"]);
+    let (_, check, _) = run_in(p.root(), &["check"]);
+    let (_, tool, _) = run_in(p.root(), &["--as", "warp", "explain"]);
+    for name in &spellings[1..] {
+        for (what, out) in [
+            ("explain", &explain),
+            ("check", &check),
+            ("--as warp", &tool),
+        ] {
+            assert!(out.contains(name), "{what} says nothing of {name}:\n{out}");
+        }
+    }
+    assert!(explain.contains("another spelling of WARP.md"), "{explain}");
+    assert!(tool.contains("another spelling of WARP.md"), "{tool}");
+}
+
 /// `%XX` decoded to bytes (the URI's path as a file system reads it).
 fn percent_decoded(uri: &str) -> Vec<u8> {
     let bytes = uri.as_bytes();

@@ -138,14 +138,24 @@ impl ContextFiles {
         if !self.any_case || name.contains('/') {
             return None;
         }
+        self.spellings(dir, name).into_iter().next()
+    }
+
+    /// Every entry of `dir` named `name` in any ASCII case (`WARP.md`, `warp.md`,
+    /// `Warp.md`): the exact spelling first, then the others in byte order. One listing of
+    /// the directory; empty when it cannot be read.
+    pub fn spellings(&self, dir: &Path, name: &str) -> Vec<PathBuf> {
         let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-            .ok()?
-            .filter_map(Result::ok)
-            .filter(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
-            .map(|e| e.path())
-            .collect();
-        found.sort();
-        found.into_iter().next()
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
+                    .map(|e| e.path())
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort_by_key(|p| (!p.ends_with(name), p.clone()));
+        found
     }
 
     /// Loads the user's files, then the project's (each always-apply, raw text trimmed; a

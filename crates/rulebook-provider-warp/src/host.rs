@@ -41,6 +41,31 @@ pub fn emulate(options: &HostOptions) -> HostView {
                 "WARP.md of a directory from the repository root to the working directory",
             );
         }
+        for name in ["WARP.md", "AGENTS.md"] {
+            let spellings = any.spellings(&dir, name);
+            if spellings.len() < 2 {
+                continue;
+            }
+            for other in spellings.iter().skip(1).filter(|p| util::is_file(p)) {
+                view.push(
+                    other.clone(),
+                    Scope::Project,
+                    Status::NotRead,
+                    format!(
+                        "another spelling of {name} in this directory: Warp keeps one per directory, the one it reads last, in an order it does not fix; this view reads {}",
+                        spellings[0]
+                            .file_name()
+                            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                    ),
+                );
+                seen.push(other.clone());
+            }
+            view.notes.push(format!(
+                "{} spellings of {name} in {}: Warp keeps one of them, which one is not fixed by its code (`upsert_rule` over a hash set); keep one",
+                spellings.len(),
+                dir.display()
+            ));
+        }
         if let Some(path) = &agents {
             if warp.is_some() {
                 view.push(

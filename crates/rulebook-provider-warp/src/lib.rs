@@ -11,7 +11,10 @@
 //! This provider reads `WARP.md` (AGENTS.md has its own provider): always-apply, trimmed,
 //! named `WARP` (`apps:web:WARP` in a subdirectory); the ones below the working directory
 //! apply under their directory (E11). When a directory holds both, an `info` says Warp
-//! uses only `WARP.md` there.
+//! uses only `WARP.md` there; when it holds several spellings of `WARP.md` (`warp.md`,
+//! `Warp.md`), rulebook reads the exact one (else the first in byte order) and an `info` on
+//! each other says why it is not read: Warp keeps one per directory, whichever it reads
+//! last, in an order it does not fix (`ProjectRules::upsert_rule`).
 //!
 //! [`host`] is the tool's own view (`--as warp`): documented, not verified (Warp cannot be
 //! run here).
@@ -79,6 +82,22 @@ impl Provider<RuleCapability> for WarpProvider {
             let Some(dir) = rule.path.parent() else {
                 continue;
             };
+            for other in FILES.spellings(dir, "WARP.md") {
+                if other != rule.path {
+                    notes.push(
+                        Diagnostic::info(
+                            DiagnosticCode::Shadowed,
+                            format!(
+                                "{} is another spelling of WARP.md in the same directory as {}: Warp keeps one of them per directory (the one it reads last, in an order its code does not fix: `upsert_rule` over a hash set), and rulebook reads {}; keep one",
+                                other.display(),
+                                rule.path.display(),
+                                rule.path.display()
+                            ),
+                        )
+                        .with_path(&other),
+                    );
+                }
+            }
             let agents = ContextFiles::new(&["AGENTS.md"], Chain::Cwd).any_case();
             if let Some(other) = agents.find(dir, "AGENTS.md") {
                 notes.push(
