@@ -28,3 +28,28 @@ pub fn rulebook_binary() -> PathBuf {
     );
     path
 }
+
+/// Runs the `rulebook` binary with `args` in `dir` (`--cwd dir --home dir/no-home`) under
+/// an address-space limit of `mib` MiB (`ulimit -v` in `sh`, one malloc arena so that idle
+/// thread arenas do not count against it): a command that would hold more fails to
+/// allocate and dies, where a bound holds it in. Standard input is empty.
+///
+/// # Panics
+/// When `sh` cannot be started.
+pub fn run_limited(dir: &Path, mib: u64, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v \"$1\" || exit 125; shift; exec \"$@\"")
+        .arg("sh")
+        .arg((mib * 1024).to_string())
+        .arg(rulebook_binary())
+        .arg("--cwd")
+        .arg(dir)
+        .arg("--home")
+        .arg(dir.join("no-home"))
+        .args(args)
+        .env("MALLOC_ARENA_MAX", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run sh: {e}"))
+}

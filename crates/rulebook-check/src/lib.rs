@@ -366,7 +366,7 @@ fn tool_lints(book: &Rulebook, host: Host) -> Vec<Diagnostic> {
         if rule.source.provider != "claude" || rule.frontmatter.get("paths").is_none() {
             continue;
         }
-        let text = std::fs::read_to_string(&rule.path).unwrap_or_default();
+        let text = head(&rule.path);
         let line = key_line(&text, "paths");
         let written = line
             .and_then(|l| text.lines().nth(l - 1))
@@ -466,7 +466,7 @@ fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
             continue;
         }
         let folder = skill.folder_name();
-        let text = std::fs::read_to_string(&skill.path).unwrap_or_default();
+        let text = head(&skill.path);
         let provider = skill.source.provider_name.as_str();
         if skill.name != folder {
             findings.push(finding(
@@ -503,8 +503,7 @@ fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
         if let rulebook::Status::Shadowed { by } | rulebook::Status::SameFile { by } = entry.status
         {
             let winner = &book.all_skills()[by].item;
-            let theirs = std::fs::read(&winner.path).unwrap_or_default();
-            if theirs != text.as_bytes() {
+            if !rulebook::stages::fs::same_bytes(&winner.path, &skill.path).unwrap_or(false) {
                 findings.push(finding(
                     DiagnosticCode::SkillContent,
                     &skill.path,
@@ -600,9 +599,7 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                 format!("`{}` has an empty body: no agent will load it", rule.name),
             ));
         }
-        let text = std::fs::read(path)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default();
+        let text = head(path);
         for condition in &rule.condition {
             if let Err(why) = validate_condition(condition) {
                 let line = ["condition", "ttsr_trigger", "ttsrTrigger"]
@@ -872,4 +869,13 @@ fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
         })
         .flatten();
     not_rules.chain(agent_md).collect()
+}
+
+/// The first MiB of a file as text (invalid UTF-8 replaced), or nothing: where a finding
+/// looks for the line of a frontmatter key. Never more than the size cap is read, whatever
+/// the file has become since discovery.
+fn head(path: &Path) -> String {
+    rulebook::stages::fs::read_prefix(path, rulebook::stages::rule::DEFAULT_MAX_FILE_SIZE)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
 }

@@ -47,7 +47,7 @@ mod walk;
 pub use find::{Found, find_dirs, find_named, find_upward, owned_by_another_user};
 pub use read::{
     ReadOptions, ReadRule, ReadText, RuleReader, normalize_lexically, read_bytes,
-    read_bytes_inside, read_prefix, read_rule, read_rule_file,
+    read_bytes_inside, read_prefix, read_rule, read_rule_file, same_bytes,
 };
 pub use rulebook_rule::DEFAULT_MAX_FILE_SIZE;
 pub use walk::{MAX_WALK_DEPTH, MAX_WALK_ENTRIES, Walked, walk_rules_dir};

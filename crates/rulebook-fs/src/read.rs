@@ -443,6 +443,53 @@ pub fn read_prefix(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Whether two regular files hold the same bytes, compared a block at a time (the memory
+/// taken does not grow with the files; files of different lengths are not read at all).
+/// Anything but two readable regular files is an error.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let (a, b, c) = (dir.path().join("a"), dir.path().join("b"), dir.path().join("c"));
+/// std::fs::write(&a, "same")?;
+/// std::fs::write(&b, "same")?;
+/// std::fs::write(&c, "diff")?;
+/// assert!(rulebook_fs::same_bytes(&a, &b)?);
+/// assert!(!rulebook_fs::same_bytes(&a, &c)?);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn same_bytes(a: &Path, b: &Path) -> std::io::Result<bool> {
+    let (mut a, meta_a) = open_regular(a)?;
+    let (mut b, meta_b) = open_regular(b)?;
+    if meta_a.len() != meta_b.len() {
+        return Ok(false);
+    }
+    let (mut left, mut right) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    loop {
+        let n = read_full(&mut a, &mut left)?;
+        let m = read_full(&mut b, &mut right)?;
+        if n != m || left[..n] != right[..m] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+/// Fills `buffer` from `file` as far as the file goes: the bytes read (less only at its end).
+fn read_full(file: &mut fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(filled)
+}
+
 /// `path` opened without blocking, and its metadata, when it is a regular file; anything
 /// else is an [`std::io::ErrorKind::InvalidInput`] error naming what it is.
 fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {

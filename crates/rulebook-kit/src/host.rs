@@ -416,31 +416,57 @@ impl HostView {
 
     /// The files loaded at start more than once: the same bytes (a copy, or the same file
     /// reached through a link), each group once, in the order first loaded; blank files
-    /// are not duplicates.
+    /// are not duplicates. Files are compared by their length and the bytes a view reads
+    /// of them ([`util::MAX_READ`]): at most that much of each is read, and nothing of a
+    /// file whose length no other loaded file shares.
     pub fn duplicates(&self) -> Vec<Duplicate> {
-        let mut groups: Vec<(Vec<u8>, Vec<PathBuf>, u64)> = Vec::new();
-        for f in self.loaded() {
-            let Ok(bytes) = std::fs::read(&f.path) else {
+        let loaded: Vec<(&HostFile, u64)> = self
+            .loaded()
+            .filter_map(|f| Some((f, std::fs::metadata(&f.path).ok()?.len())))
+            .collect();
+        let mut lengths: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+        for (_, len) in &loaded {
+            *lengths.entry(*len).or_default() += 1;
+        }
+        // (length, hash of the bytes read), the files, the bytes spent again.
+        let mut groups: Vec<(Vec<PathBuf>, u64)> = Vec::new();
+        let mut by_key: std::collections::HashMap<(u64, u64), usize> =
+            std::collections::HashMap::new();
+        for (f, len) in loaded {
+            if lengths.get(&len).copied().unwrap_or(0) < 2 {
+                continue;
+            }
+            let Some(bytes) = util::read(&f.path) else {
                 continue;
             };
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
+            let key = (len, {
+                use std::hash::{Hash, Hasher};
+                let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                bytes.hash(&mut hasher);
+                hasher.finish()
+            });
             let taken = Self::bytes_taken(f);
-            match groups.iter_mut().find(|(b, _, _)| *b == bytes) {
-                Some((_, paths, lost)) => {
+            match by_key.get(&key) {
+                Some(&i) => {
+                    let (paths, lost) = &mut groups[i];
                     if !paths.contains(&f.path) {
                         paths.push(f.path.clone());
                         *lost += taken;
                     }
                 }
-                None => groups.push((bytes, vec![f.path.clone()], 0)),
+                None => {
+                    by_key.insert(key, groups.len());
+                    groups.push((vec![f.path.clone()], 0));
+                }
             }
         }
         groups
             .into_iter()
-            .filter(|(_, paths, _)| paths.len() > 1)
-            .map(|(_, paths, bytes_lost)| Duplicate { paths, bytes_lost })
+            .filter(|(paths, _)| paths.len() > 1)
+            .map(|(paths, bytes_lost)| Duplicate { paths, bytes_lost })
             .collect()
     }
 

@@ -69,8 +69,11 @@ pub fn skill_resources(book: &Rulebook) -> Vec<RuleResource> {
     book.skills()
         .into_iter()
         .map(|skill| {
-            let text: std::sync::Arc<str> = std::fs::read_to_string(&skill.path)
-                .map_or_else(|_| skill.content.clone(), Into::into);
+            // Read as `resources/read` and `rulebook read` read it: within the size cap, and
+            // the opened file checked against the project boundary.
+            let text: std::sync::Arc<str> = book
+                .resolve_skill(&skill_uri(&skill.name))
+                .map_or_else(|_| skill.content.clone(), |r| r.content.into());
             RuleResource {
                 uri: skill_uri(&skill.name),
                 name: skill.name.clone(),

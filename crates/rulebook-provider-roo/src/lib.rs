@@ -90,8 +90,14 @@ impl Provider<RuleCapability> for RooProvider {
                 always(&mut out.items[i]);
             }
         }
-        let agents = std::fs::read_to_string(ctx.cwd.join("AGENTS.md")).unwrap_or_default();
-        if agents.trim().is_empty() {
+        // Whether AGENTS.md says anything: its first MiB tells (a blank file of more is no
+        // rule file anyone writes), never the whole of a file of any size.
+        let agents = rulebook_kit::fs::read_prefix(
+            &ctx.cwd.join("AGENTS.md"),
+            rulebook_kit::DEFAULT_MAX_FILE_SIZE,
+        )
+        .unwrap_or_default();
+        if agents.iter().all(u8::is_ascii_whitespace) {
             if let Some(i) = loader.load_file(
                 &ctx.cwd.join("AGENT.md"),
                 "AGENT",

@@ -55,10 +55,7 @@ pub(crate) fn scope(book: &Rulebook, rule: &Rule) -> Option<String> {
 }
 
 /// Whether two skill files hold the same bytes: a copy (or the same file through a link)
-/// counts as one skill, and is said so rather than "shadowed" (issue 30).
+/// counts as one skill, and is said so rather than "shadowed". Compared a block at a time.
 pub(crate) fn same_content(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (std::fs::read(a), std::fs::read(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    rulebook::stages::fs::same_bytes(a, b).unwrap_or(false)
 }
