@@ -1329,6 +1329,49 @@ fn huge_rule_files_of_every_format_are_read_only_up_to_the_cap() {
     }
 }
 
+/// A fan-out of repeated imports (ten imports of a file that imports another ten times,
+/// four levels down to 100 KB: gigabytes once expanded) is expanded by the tools' views up
+/// to the bound of one file's imported text, within 512 MiB, and the views say they cut.
+#[cfg(unix)]
+#[test]
+fn a_fan_out_of_imports_is_expanded_only_up_to_a_bound() {
+    let p = Project::new();
+    p.write(".git/HEAD", b"");
+    p.write("d.md", "x".repeat(100_000).as_bytes());
+    for (name, next) in [("c.md", "d.md"), ("b.md", "c.md"), ("a.md", "b.md")] {
+        p.write(name, format!("@{next}\n").repeat(10).as_bytes());
+    }
+    for top in [
+        "GEMINI.md",
+        "QWEN.md",
+        "CLAUDE.md",
+        ".goosehints",
+        "AGENTS.md",
+    ] {
+        p.write(top, "@a.md\n".repeat(10).as_bytes());
+    }
+    let runs: [&[&str]; 7] = [
+        &["--as", "gemini", "list"],
+        &["--as", "qwen", "list"],
+        &["--as", "claude", "list"],
+        &["--as", "goose", "list"],
+        &["budget"],
+        &["check"],
+        &["compare"],
+    ];
+    for args in runs {
+        let output = rulebook_tests::run_limited(p.root(), LIMIT_MIB, args);
+        assert_bounded(args, &output);
+        if args[0] == "--as" && matches!(args[1], "gemini" | "qwen") {
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                stdout.contains("expand past 1048576 bytes"),
+                "{args:?}: {stdout}"
+            );
+        }
+    }
+}
+
 /// `%XX` decoded to bytes (the URI's path as a file system reads it).
 fn percent_decoded(uri: &str) -> Vec<u8> {
     let bytes = uri.as_bytes();

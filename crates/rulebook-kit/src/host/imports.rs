@@ -3,6 +3,11 @@
 //! of its fork Qwen Code: each import inlined between `<!-- Imported from: … -->` markers,
 //! confined to the git root, a cycle or a file already processed marked, and the depth the
 //! tool allows. The two differ only in what a missing file leaves behind ([`Missing`]).
+//!
+//! Neither tool bounds the text: a fan-out of repeated imports (ten imports of a file that
+//! imports another ten times, four levels down) would expand to gigabytes. A view expands
+//! at most [`MAX_EXPANDED`] bytes of imported text for one file; past that an import is
+//! left as written, listed as not read with why, and the view says it was cut.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -39,6 +44,13 @@ pub struct Importer<'a> {
     pub missing: Missing,
 }
 
+/// The most bytes of imported text a view expands into one file: rulebook's size cap. The
+/// tools have no bound of their own.
+pub const MAX_EXPANDED: u64 = super::util::MAX_READ;
+
+/// Why an import past [`MAX_EXPANDED`] is left as written.
+pub const PAST_THE_BOUND: &str = "past the bound of imported text this view expands into one file (1048576 bytes): the tool would inline it, this view leaves it as written";
+
 /// One file an import named: loaded into the text, or refused and why.
 pub struct Imported {
     /// The file named.
@@ -55,11 +67,14 @@ pub struct Imported {
 )]
 /// `content` with its imports expanded (`processed`: the files of the chain so far, a
 /// cycle's guard); every file an import named is pushed to `imported`, refused or not.
+/// `budget`: the bytes of imported text that may still be expanded ([`MAX_EXPANDED`] for
+/// one file); an import that would pass it is left as written.
 pub fn process_imports(
     content: &str,
     from: &Importer<'_>,
     processed: &HashSet<PathBuf>,
     imported: &mut Vec<Imported>,
+    budget: &mut u64,
 ) -> String {
     if from.depth >= from.max_depth {
         return content.to_string();
@@ -110,11 +125,22 @@ pub fn process_imports(
             ));
             continue;
         }
+        if *budget == 0 || std::fs::metadata(&full).is_ok_and(|m| m.len() > *budget) {
+            *budget = 0;
+            imported.push(Imported {
+                path: full.clone(),
+                by: from.path.to_path_buf(),
+                refused: Some(PAST_THE_BOUND),
+            });
+            out.push_str(&content[token.range.clone()]);
+            continue;
+        }
         let Some(text) = util::read_text(&full) else {
             refuse("unreadable");
             out.push_str(&format!("<!-- Import failed: {import} - unreadable -->"));
             continue;
         };
+        *budget = budget.saturating_sub(text.len() as u64);
         let mut chain = processed.clone();
         chain.insert(full.clone());
         imported.push(Imported {
@@ -130,7 +156,7 @@ pub fn process_imports(
             max_depth: from.max_depth,
             missing: from.missing,
         };
-        let expanded = process_imports(&text, &inner, &chain, imported);
+        let expanded = process_imports(&text, &inner, &chain, imported, budget);
         out.push_str(&format!(
             "<!-- Imported from: {import} -->\n{expanded}\n<!-- End of import from: {import} -->"
         ));
@@ -158,13 +184,21 @@ pub fn expand_file(
         max_depth,
         missing,
     };
-    let content = process_imports(text, &from, &HashSet::new(), &mut imported);
+    let mut budget = MAX_EXPANDED;
+    let content = process_imports(text, &from, &HashSet::new(), &mut imported, &mut budget);
     (content, imported)
 }
 
 /// The files `imported` names, after the file that imported them in `view`: loaded, or not
 /// read with why; each once (an import loop brings the importer back, marked in the text).
+/// A file whose imports passed [`MAX_EXPANDED`] is named in a note.
 pub fn push_imported(view: &mut HostView, imported: Vec<Imported>, scope: Scope) {
+    if let Some(cut) = imported.iter().find(|i| i.refused == Some(PAST_THE_BOUND)) {
+        view.notes.push(format!(
+            "the imports of {} expand past {MAX_EXPANDED} bytes: this view stops there and leaves the rest as written (the tool has no such bound)",
+            cut.by.display()
+        ));
+    }
     for import in imported {
         if view.files.iter().any(|f| f.path == import.path) {
             continue;
