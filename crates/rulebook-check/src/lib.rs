@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook::stages::kit::coerce::key_line;
 use rulebook::stages::rule::FrontmatterOutcome;
-use rulebook::stages::ttsr::validate_condition;
+use rulebook::stages::ttsr::Validator;
 use rulebook::{
     Diagnostic, DiagnosticCode, Host, HostOptions, HostView, Rule, RuleBucket, Rulebook, Severity,
 };
@@ -582,6 +582,8 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
     let mut covered: HashSet<(PathBuf, usize)> = HashSet::new();
     let mut outcomes: std::collections::HashMap<&Path, FrontmatterOutcome> =
         std::collections::HashMap::new();
+    // Every condition of the project validated as one run, within one total budget.
+    let mut validator = Validator::new();
 
     for entry in book.all() {
         let rule = &entry.item;
@@ -601,16 +603,16 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
         }
         let text = head(path);
         for condition in &rule.condition {
-            if let Err(why) = validate_condition(condition) {
+            if let Err(why) = validator.validate(condition) {
                 let line = ["condition", "ttsr_trigger", "ttsrTrigger"]
                     .iter()
                     .find_map(|k| key_line(&text, k));
-                findings.push(finding(
-                    DiagnosticCode::InvalidTrigger,
-                    path,
-                    line,
-                    format!("condition {condition:?} does not compile as a regex: {why}"),
-                ));
+                let message = if why.budget_spent() {
+                    format!("condition {condition:?} is not checked: {why}")
+                } else {
+                    format!("condition {condition:?} does not compile as a regex: {why}")
+                };
+                findings.push(finding(DiagnosticCode::InvalidTrigger, path, line, message));
             }
         }
         for (line, glob) in unquoted_globs(&text) {

@@ -231,7 +231,31 @@ pub fn validate_condition(pattern: &str) -> Result<(), ConditionError> {
 
 /// [`validate_condition`]'s answer, from the budgeted compile itself.
 fn compile_within_budget(pattern: &str) -> Result<(), ConditionError> {
+    compiled_size(pattern).map(drop).map_err(|(error, _)| error)
+}
+
+/// The bytes of compile work spent validating `pattern` (0 when its parse alone decides),
+/// or why it does not compile and the work spent finding that out. From its parse, a
+/// pattern has bounds on the size of its forward NFA ([`size_bounds`]): one whose least
+/// size passes [`CONDITION_SIZE_LIMIT`] is refused and one whose most size stays within it
+/// is taken, both without a compile (a compile of a counted repetition of a large class
+/// runs until the budget is spent: milliseconds each); only a pattern between the two is
+/// compiled within the budget.
+fn compiled_size(pattern: &str) -> Result<usize, (ConditionError, usize)> {
     use regex_automata::nfa::thompson;
+    if let Ok(hir) = regex_syntax::ParserBuilder::new()
+        .nest_limit(250)
+        .build()
+        .parse(pattern)
+    {
+        let (least, most) = size_bounds(&hir);
+        if least > CONDITION_SIZE_LIMIT as u64 {
+            return Err((too_large(), 0));
+        }
+        if most <= CONDITION_SIZE_LIMIT as u64 {
+            return Ok(0);
+        }
+    }
     thompson::Compiler::new()
         .configure(
             thompson::Config::new()
@@ -239,7 +263,7 @@ fn compile_within_budget(pattern: &str) -> Result<(), ConditionError> {
                 .shrink(false),
         )
         .build(pattern)
-        .map(drop)
+        .map(|nfa| nfa.memory_usage())
         .map_err(|e| {
             // The build error says "error parsing regex"; the parser's error, its source,
             // says what is wrong.
@@ -248,15 +272,83 @@ fn compile_within_budget(pattern: &str) -> Result<(), ConditionError> {
                 deepest = source;
             }
             let message = one_line(&deepest);
-            ConditionError(if message.contains("exceed") && message.contains("limit") {
-                format!(
-                    "it compiles to more than the {} KiB allowed for one TTSR condition (a large counted repetition of a Unicode class, such as `(?:\\w+){{500}}`, does this)",
-                    CONDITION_SIZE_LIMIT / 1024
-                )
+            if message.contains("exceed") && message.contains("limit") {
+                (too_large(), CONDITION_SIZE_LIMIT)
             } else {
-                message
-            })
+                (ConditionError(message), 0)
+            }
         })
+}
+
+/// A condition past [`CONDITION_SIZE_LIMIT`].
+fn too_large() -> ConditionError {
+    ConditionError(format!(
+        "it compiles to more than the {} KiB allowed for one TTSR condition (a large counted repetition of a Unicode class, such as `(?:\\w+){{500}}`, does this)",
+        CONDITION_SIZE_LIMIT / 1024
+    ))
+}
+
+/// Bounds on the bytes of the forward NFA of `hir`, from its parse alone: (fewer than it
+/// takes, more than it takes). In units of what compiles to a state or a transition: a
+/// literal byte, a class range (at least), the bytes of the UTF-8 sequences of a Unicode
+/// class (at most), one for each look-around, empty match, alternative, capture and
+/// repeated copy; a counted repetition multiplies its part by the copies it compiles
+/// (`x{500}` compiles `x` 500 times). A unit is at least 4 bytes (a compiled range is a
+/// transition of 8) and at most 64 (a state of the largest kind with its transition), plus
+/// 1 KiB for the NFA's own tables; `tests/ttsr.rs` holds the bounds against compiled NFAs.
+/// Saturating: an absurd repetition is huge, not wrapped.
+fn size_bounds(hir: &regex_syntax::hir::Hir) -> (u64, u64) {
+    let (least, most) = units(hir);
+    (
+        least.saturating_mul(4),
+        most.saturating_mul(64).saturating_add(1024),
+    )
+}
+
+/// [`size_bounds`] in units: (least, most).
+fn units(hir: &regex_syntax::hir::Hir) -> (u64, u64) {
+    use regex_syntax::hir::{Class, HirKind};
+    let sum = |parts: &[regex_syntax::hir::Hir]| {
+        parts.iter().fold((0u64, 0u64), |(l, m), part| {
+            let (pl, pm) = units(part);
+            (l.saturating_add(pl), m.saturating_add(pm).saturating_add(1))
+        })
+    };
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => (0, 1),
+        HirKind::Literal(literal) => (literal.0.len() as u64, literal.0.len() as u64),
+        HirKind::Class(Class::Unicode(class)) => {
+            let most = class.ranges().iter().fold(1u64, |sum, range| {
+                regex_syntax::utf8::Utf8Sequences::new(range.start(), range.end())
+                    .fold(sum, |sum, sequence| {
+                        sum.saturating_add(sequence.as_slice().len() as u64)
+                    })
+            });
+            (class.ranges().len() as u64, most)
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            (class.ranges().len() as u64, class.ranges().len() as u64 + 1)
+        }
+        HirKind::Repetition(repetition) => {
+            let (least, most) = units(&repetition.sub);
+            let copies = u64::from(repetition.max.unwrap_or(repetition.min).max(1));
+            let most_copies = u64::from(
+                repetition
+                    .max
+                    .unwrap_or_else(|| repetition.min.saturating_add(1))
+                    .max(1),
+            );
+            (
+                least.saturating_mul(copies),
+                most.saturating_add(1).saturating_mul(most_copies),
+            )
+        }
+        HirKind::Capture(capture) => {
+            let (least, most) = units(&capture.sub);
+            (least, most.saturating_add(2))
+        }
+        HirKind::Concat(parts) | HirKind::Alternation(parts) => sum(parts),
+    }
 }
 
 /// Whether `pattern` is a literal no longer than 1,000 bytes: letters, digits and the ASCII
@@ -290,9 +382,85 @@ fn is_short_literal(pattern: &str) -> bool {
 #[error("{0}")]
 pub struct ConditionError(String);
 
+impl ConditionError {
+    /// Whether the condition was refused because the total budget of a [`Validator`] was
+    /// spent, not for anything of its own.
+    pub fn budget_spent(&self) -> bool {
+        self.0.starts_with(BUDGET_SPENT)
+    }
+}
+
 /// The compile budget of one condition's forward NFA: a tenth of the 10 MiB size limit the
 /// matching regexes are built with (the `regex` crate's default).
 pub const CONDITION_SIZE_LIMIT: usize = REGEX_SIZE_LIMIT / 10;
+
+/// The compile budget of all the conditions one manager validates, together: 32 times
+/// [`CONDITION_SIZE_LIMIT`] (thousands of ordinary conditions; every short literal is free).
+/// A condition met once it is spent is refused, and says so, so that no set of rule files
+/// can make discovery validate for seconds.
+pub const TOTAL_CONDITION_BUDGET: usize = 32 * CONDITION_SIZE_LIMIT;
+
+/// Validates many conditions as one run: each distinct condition once, and all of them
+/// within [`TOTAL_CONDITION_BUDGET`] of compile work together (a short literal, and a
+/// condition its parse decides, cost none). [`TtsrManager::register`] validates with one;
+/// a linter checking every rule of a project should too.
+///
+/// ```
+/// let mut validator = rulebook_ttsr::Validator::new();
+/// assert!(validator.validate(r"console\.log\(").is_ok());
+/// assert!(validator.validate(r"(?:\w+){500}").is_err());
+/// assert_eq!(validator.work(), 0, "both decided without a compile");
+/// ```
+#[derive(Debug, Default)]
+pub struct Validator {
+    /// What validation said of each distinct condition that is not a short literal (those
+    /// are valid without a compile, see `is_short_literal`): a condition repeated across
+    /// rules (the same rule kept for two tools) is compiled once.
+    verdicts: HashMap<String, Result<(), ConditionError>>,
+    /// The bytes of compile work spent, against [`TOTAL_CONDITION_BUDGET`].
+    spent: usize,
+}
+
+impl Validator {
+    /// A validator that has spent nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether `condition` compiles (as [`validate_condition`] says), or why not; once the
+    /// total budget is spent, a condition that would need a compile to be decided is
+    /// refused, and [`ConditionError::budget_spent`] says it was for that.
+    pub fn validate(&mut self, condition: &str) -> Result<(), ConditionError> {
+        if is_short_literal(condition) {
+            return Ok(());
+        }
+        if let Some(verdict) = self.verdicts.get(condition) {
+            return verdict.clone();
+        }
+        if self.spent >= TOTAL_CONDITION_BUDGET {
+            return Err(ConditionError(format!(
+                "{BUDGET_SPENT} ({} MiB) was spent on the conditions before it; only short literals are still taken",
+                TOTAL_CONDITION_BUDGET >> 20
+            )));
+        }
+        let (verdict, cost) = match compiled_size(condition) {
+            Ok(size) => (Ok(()), size),
+            Err((error, cost)) => (Err(error), cost),
+        };
+        self.spent = self.spent.saturating_add(cost);
+        self.verdicts.insert(condition.to_owned(), verdict.clone());
+        verdict
+    }
+
+    /// The bytes of compile work spent so far: the NFAs built to decide. It passes
+    /// [`TOTAL_CONDITION_BUDGET`] by at most one condition's [`CONDITION_SIZE_LIMIT`].
+    pub fn work(&self) -> usize {
+        self.spent
+    }
+}
+
+/// How a refusal for the spent total budget begins.
+const BUDGET_SPENT: &str = "the compile budget of all TTSR conditions together";
 
 /// The size limit of every regex a condition is matched with (the `regex` crate's default).
 const REGEX_SIZE_LIMIT: usize = 10 * (1 << 20);
@@ -314,10 +482,8 @@ pub struct TtsrManager {
     default_repeat: RepeatPolicy,
     turn: u64,
     stream: stream::Stream,
-    /// What validation said of each distinct condition that is not a short literal (those
-    /// are valid without a compile, see `is_short_literal`): a condition repeated across
-    /// rules (the same rule kept for two tools) is compiled once.
-    validated: HashMap<String, Result<(), ConditionError>>,
+    /// Validates every condition registered, as one run.
+    validator: Validator,
 }
 
 impl std::fmt::Debug for TtsrManager {
@@ -349,7 +515,7 @@ impl TtsrManager {
             default_repeat: RepeatPolicy::Once,
             turn: 0,
             stream: stream::Stream::default(),
-            validated: HashMap::new(),
+            validator: Validator::new(),
         }
     }
 
@@ -374,17 +540,9 @@ impl TtsrManager {
             return Err(RegisterError::NoCondition(rule.name));
         }
         let mut registration = Registration::default();
-        let validated = &mut self.validated;
+        let validator = &mut self.validator;
         rule.conditions.retain(|c| {
-            // A short literal is valid without a compile: only the others are remembered.
-            let verdict = if is_short_literal(c) {
-                Ok(())
-            } else {
-                validated
-                    .entry(c.clone())
-                    .or_insert_with(|| compile_within_budget(c))
-                    .clone()
-            };
+            let verdict = validator.validate(c);
             match verdict {
                 Ok(()) => true,
                 Err(error) => {
@@ -410,6 +568,14 @@ impl TtsrManager {
         });
         self.stream.invalidate();
         Ok(registration)
+    }
+
+    /// The bytes of compile work validation has spent so far: the NFAs it had to build to
+    /// decide (a condition its parse decides, and a short literal, cost none). It never
+    /// passes [`TOTAL_CONDITION_BUDGET`] by more than one condition's
+    /// [`CONDITION_SIZE_LIMIT`].
+    pub fn validation_work(&self) -> usize {
+        self.validator.work()
     }
 
     /// The registered rules, in registration order.
@@ -504,6 +670,67 @@ impl TtsrManager {
         }
         by_rule.sort_unstable();
         self.fire(&by_rule)
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    #![allow(clippy::unwrap_used, reason = "tests fail loudly")]
+    use super::size_bounds;
+    use regex_automata::nfa::thompson;
+
+    /// The bounds from a parse hold against the NFA each pattern compiles to: every kind of
+    /// node, wide and narrow classes, nested and counted repetitions.
+    #[test]
+    fn size_bounds_hold_against_compiled_nfas() {
+        for pattern in [
+            r"\w",
+            r"\w+",
+            r"\d",
+            "[a-z]",
+            ".",
+            "(?s).",
+            r"\pL",
+            "[^a]",
+            "abc",
+            "(?i)abc",
+            r"(?:\w+){10}",
+            r"\W",
+            r"\s",
+            r"(?i)\w{3}",
+            r"\p{Greek}",
+            "(?:^){100}",
+            "(?:a?){100}",
+            "(a|b|c){50}",
+            "(?:x|yy|zzz)+",
+            r"\b\w+\b",
+            r"(?-u:[\x00-\x7f]){50}",
+            "(?s:.){300}",
+            "[^\n]{100}",
+            "(?:(?:a?){10}){10}",
+            "a{2,}",
+            "(?:)",
+            r"\bTODO\b",
+            "x*y+z?",
+            r"[\u{80}-\u{10FFFF}]{20}",
+            "(?i)[a-z\u{100}-\u{17F}]{30}",
+            "(?:a|b)*c{3,5}",
+        ] {
+            let hir = regex_syntax::ParserBuilder::new()
+                .build()
+                .parse(pattern)
+                .unwrap();
+            let (least, most) = size_bounds(&hir);
+            let nfa = thompson::Compiler::new()
+                .configure(thompson::Config::new().shrink(false))
+                .build(pattern)
+                .unwrap();
+            let size = nfa.memory_usage() as u64;
+            assert!(
+                least <= size && size <= most,
+                "{pattern}: {least} <= {size} <= {most}"
+            );
+        }
     }
 }
 

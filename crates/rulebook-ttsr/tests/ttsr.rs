@@ -413,3 +413,67 @@ fn a_new_turn_forgets_the_last_ones_text() {
         assert_eq!(fire(&mut manager, "console.log"), ["log"], "{condition}");
     }
 }
+
+/// Validation is bounded for each condition and for all of them: a counted repetition of a
+/// large class is refused from its parse, with no compile at all; conditions that must be
+/// compiled to be decided spend at most the total budget, and the ones met after it are
+/// refused and say why.
+#[test]
+fn validation_work_is_bounded_per_condition_and_in_total() {
+    use rulebook_ttsr::{CONDITION_SIZE_LIMIT, TOTAL_CONDITION_BUDGET};
+    let mut ttsr = TtsrManager::new();
+    for i in 0..400 {
+        let refused = ttsr
+            .register(TtsrRule::new(
+                format!("huge{i}"),
+                [format!(r"(?:\w+){{500}}r{i}")],
+                "c",
+            ))
+            .unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains("KiB allowed for one TTSR condition"),
+            "{refused}"
+        );
+    }
+    assert_eq!(
+        ttsr.validation_work(),
+        0,
+        "refused from the parse, never compiled"
+    );
+    // Ordinary conditions are decided from their parse too.
+    for i in 0..1_000 {
+        ttsr.register(TtsrRule::new(
+            format!("word{i}"),
+            [format!(r"\bcall_{i}\(\w+\)")],
+            "c",
+        ))
+        .unwrap();
+    }
+    assert_eq!(ttsr.validation_work(), 0);
+    // Heavy conditions (each compiles to most of a condition's budget) are compiled until
+    // the total budget is spent; the rest are refused with the reason.
+    let (mut taken, mut refused) = (0, 0);
+    for i in 0..400 {
+        match ttsr.register(TtsrRule::new(
+            format!("heavy{i}"),
+            [format!(r"(?:\w+){{45}}h{i}")],
+            "c",
+        )) {
+            Ok(_) => taken += 1,
+            Err(e) => {
+                assert!(
+                    e.to_string().contains("budget of all TTSR conditions"),
+                    "{e}"
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert!(taken > 0 && refused > 0, "taken {taken}, refused {refused}");
+    assert!(ttsr.validation_work() <= TOTAL_CONDITION_BUDGET + CONDITION_SIZE_LIMIT);
+    // A short literal is still taken once the budget is spent.
+    ttsr.register(TtsrRule::new("literal", ["TODO: fix"], "c"))
+        .unwrap();
+}
