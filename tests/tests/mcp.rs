@@ -439,3 +439,96 @@ fn every_uri_the_prompt_shows_resolves_as_written() {
         Err(_) => eprintln!("node is not installed: new URL() not tried"),
     }
 }
+
+/// A client that does not read its replies for a while (150 reads of a 900 KB rule, then
+/// 100,000 junk lines, all written before it reads a byte): the server stops taking
+/// input while its replies wait, so it stays within 128 MiB of address space, and once the
+/// client reads, every request is answered.
+#[cfg(unix)]
+#[test]
+fn a_client_that_does_not_read_cannot_make_the_server_grow() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+    std::fs::create_dir_all(project.join(".xcsh/rules")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let body = "x".repeat(900_000);
+    std::fs::write(
+        project.join(".xcsh/rules/big.md"),
+        format!("---\ndescription: big\n---\n{body}\n"),
+    )
+    .unwrap();
+    let reads = 150;
+    let junk = 100_000;
+    let mut input = format!("{INITIALIZE}\n{INITIALIZED}\n").into_bytes();
+    for id in 0..reads {
+        input.extend(request(id, "resources/read", &json!({"uri": "rule://big"})));
+        input.push(b'\n');
+    }
+    input.extend(b"junk\n".repeat(junk));
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 131072 || exit 125; exec \"$@\"")
+        .arg("sh")
+        .arg(rulebook_binary())
+        .arg("-C")
+        .arg(&project)
+        .arg("--home")
+        .arg(&home)
+        .args(["mcp", "--no-watch"])
+        .env("MALLOC_ARENA_MAX", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    // The client reads nothing for a while: a server that kept taking input would hold
+    // every reply by now.
+    std::thread::sleep(Duration::from_secs(2));
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (mut answered, mut parse_errors, mut line) = (0, 0, Vec::new());
+    loop {
+        line.clear();
+        if std::io::BufRead::read_until(&mut stdout, b'\n', &mut line).unwrap() == 0 {
+            break;
+        }
+        // Only the head of a reply is looked at: its id, or a parse error.
+        let head = String::from_utf8_lossy(&line[..line.len().min(80)]);
+        if head.contains("-32700") {
+            parse_errors += 1;
+        } else if head.contains("\"id\":") && !head.contains("\"init\"") {
+            answered += 1;
+        }
+    }
+    writer.join().unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert_eq!(answered, reads, "every read answered");
+    assert_eq!(parse_errors, junk, "every junk line answered");
+}
+
+/// A request of another JSON-RPC version is answered with its id, and the server exits
+/// promptly when its input closes, whatever is in flight (a hang bound, not a timing: it
+/// took 30 seconds).
+#[test]
+fn another_jsonrpc_version_is_answered_and_the_exit_is_prompt() {
+    let start = Instant::now();
+    let (code, lines) = session(&[br#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#.to_vec()]);
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&lines, 5), -32600);
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "the server took {:?} to exit",
+        start.elapsed()
+    );
+}

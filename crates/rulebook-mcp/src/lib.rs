@@ -85,7 +85,7 @@ where
 {
     let (ours, theirs) = tokio::io::duplex(1 << 20);
     let (from_rmcp, to_rmcp) = tokio::io::split(ours);
-    let (errors_tx, errors_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (errors_tx, errors_rx) = tokio::sync::mpsc::channel(stdio::MAX_QUEUED_ERRORS);
     let pending = stdio::Pending::default();
     let reader = tokio::spawn(stdio::pump_input(
         input,
@@ -114,8 +114,9 @@ where
     };
     drop(watcher);
     reader.abort();
-    // rmcp's side is closed now: the writer drains what is left and ends.
-    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+    // rmcp's side is closed now: the writer drains what is left and ends (a client that
+    // no longer reads does not hold the exit past a moment).
+    let _ = tokio::time::timeout(Duration::from_millis(200), writer).await;
     outcome
 }
 

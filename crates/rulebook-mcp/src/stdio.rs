@@ -95,6 +95,14 @@ fn precheck(message: &serde_json::Value) -> Option<Vec<u8>> {
             "Invalid Request: id must be a string or a number",
         ));
     }
+    if object.get("jsonrpc").and_then(serde_json::Value::as_str) != Some("2.0") {
+        // rmcp drops such a message without a word: the client would wait for ever.
+        return Some(error_reply(
+            id,
+            -32600,
+            "Invalid Request: jsonrpc must be \"2.0\"",
+        ));
+    }
     if object.contains_key("result") || object.contains_key("error") {
         return None; // a response of the client's
     }
@@ -210,12 +218,23 @@ async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<L
     }
 }
 
+/// The most requests rmcp holds at once: one more waits in the input (which is then not
+/// read) until a reply is written. A client that never reads its replies makes the server
+/// hold at most this many, not every reply it asked for.
+pub(crate) const MAX_IN_FLIGHT: usize = 32;
+
+/// The most error replies waiting to be written: past it, the input is not read until the
+/// client reads them (a flood of junk lines cannot queue without bound).
+pub(crate) const MAX_QUEUED_ERRORS: usize = 64;
+
 /// Reads `input` line by line: JSON lines go to `to_rmcp`, parse errors to `errors`.
-/// Returns at the end of input (closing `to_rmcp`, which ends the session).
+/// Returns at the end of input (closing `to_rmcp`, which ends the session). At most
+/// [`MAX_IN_FLIGHT`] requests are unanswered at once, and a full `errors` queue stops the
+/// reading too: what waits to be written is bounded however slowly the client reads.
 pub(crate) async fn pump_input<R, W>(
     input: R,
     mut to_rmcp: W,
-    errors: mpsc::UnboundedSender<Vec<u8>>,
+    errors: mpsc::Sender<Vec<u8>>,
     pending: Pending,
     drain: std::time::Duration,
 ) where
@@ -228,9 +247,11 @@ pub(crate) async fn pump_input<R, W>(
         let line = match read_line(&mut reader).await {
             Ok(Line::End) | Err(_) => break,
             Ok(Line::TooLong) => {
-                let _ = errors.send(parse_error(&format!(
-                    "Parse error: a message longer than {MAX_LINE} bytes"
-                )));
+                let _ = errors
+                    .send(parse_error(&format!(
+                        "Parse error: a message longer than {MAX_LINE} bytes"
+                    )))
+                    .await;
                 continue;
             }
             Ok(Line::Whole(line)) => line,
@@ -242,11 +263,13 @@ pub(crate) async fn pump_input<R, W>(
         // Parsed whole (serde_json bounds the nesting): rmcp drops a line it cannot parse
         // without a word, so every such line is answered here.
         let Ok(message) = serde_json::from_slice::<serde_json::Value>(text) else {
-            let _ = errors.send(parse_error("Parse error: the line is not JSON"));
+            let _ = errors
+                .send(parse_error("Parse error: the line is not JSON"))
+                .await;
             continue;
         };
         if let Some(reply) = precheck(&message) {
-            let _ = errors.send(reply);
+            let _ = errors.send(reply).await;
             continue;
         }
         let request =
@@ -260,10 +283,18 @@ pub(crate) async fn pump_input<R, W>(
             handshake = request
                 && message.get("method").and_then(serde_json::Value::as_str) == Some("initialize");
         }
-        drop(message);
         if request {
-            pending.started();
+            pending.room(MAX_IN_FLIGHT).await;
+            pending.started(&message["id"]);
+        } else if message.get("method").and_then(serde_json::Value::as_str)
+            == Some("notifications/cancelled")
+        {
+            // A cancelled request gets no reply (MCP): it is in flight no more.
+            if let Some(id) = message.pointer("/params/requestId") {
+                pending.answered(id);
+            }
         }
+        drop(message);
         if to_rmcp.write_all(text).await.is_err()
             || to_rmcp.write_all(b"\n").await.is_err()
             || to_rmcp.flush().await.is_err()
@@ -277,48 +308,73 @@ pub(crate) async fn pump_input<R, W>(
     let _ = to_rmcp.shutdown().await;
 }
 
-/// How long the requests in flight at the end of input may take to be answered.
-pub(crate) const DRAIN: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long the requests in flight at the end of input may take to be answered: the
+/// server exits within a second of its input closing, whatever is in flight.
+pub(crate) const DRAIN: std::time::Duration = std::time::Duration::from_millis(700);
 
-/// The requests sent to rmcp and not answered yet.
+/// The requests sent to rmcp and not answered yet, by id (written as JSON: `1`, `"a"`).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Pending(std::sync::Arc<(std::sync::atomic::AtomicUsize, tokio::sync::Notify)>);
+pub(crate) struct Pending(
+    std::sync::Arc<(
+        std::sync::Mutex<std::collections::HashSet<String>>,
+        tokio::sync::Notify,
+    )>,
+);
 
 impl Pending {
-    fn started(&self) {
-        self.0.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    fn ids(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+        self.0
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn answered(&self) {
-        let _ = self.0.0.fetch_update(
-            std::sync::atomic::Ordering::SeqCst,
-            std::sync::atomic::Ordering::SeqCst,
-            |n| n.checked_sub(1),
-        );
-        self.0.1.notify_waiters();
+    fn started(&self, id: &serde_json::Value) {
+        self.ids().insert(id.to_string());
+    }
+
+    /// The request `id` was answered (or cancelled).
+    pub(crate) fn answered(&self, id: &serde_json::Value) {
+        let removed = self.ids().remove(&id.to_string());
+        if removed {
+            self.0.1.notify_waiters();
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.ids().len()
+    }
+
+    /// Waits until fewer than `max` requests are in flight.
+    async fn room(&self, max: usize) {
+        loop {
+            let notified = self.0.1.notified();
+            if self.len() < max {
+                return;
+            }
+            notified.await;
+        }
     }
 
     /// Waits until every request is answered, or `limit` passes.
     async fn settled(&self, limit: std::time::Duration) {
-        let wait = async {
-            loop {
-                let notified = self.0.1.notified();
-                if self.0.0.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-                    return;
-                }
-                notified.await;
-            }
-        };
-        let _ = tokio::time::timeout(limit, wait).await;
+        let _ = tokio::time::timeout(limit, self.room(1)).await;
     }
 }
 
-/// Whether a line rmcp wrote is a response (it has an `id` and no `method`), judged on its
-/// head: rmcp writes `{"jsonrpc":"2.0","id":…` first.
-fn is_response(line: &[u8]) -> bool {
-    let head = &line[..line.len().min(96)];
-    let has = |needle: &[u8]| head.windows(needle.len()).any(|w| w == needle);
-    has(b"\"id\":") && !has(b"\"method\":")
+/// The id of a line rmcp wrote when it is a response (it has an `id` and no `method`),
+/// judged on its head: rmcp writes `{"jsonrpc":"2.0","id":…` first.
+fn response_id(line: &[u8]) -> Option<serde_json::Value> {
+    let head = &line[..line.len().min(256)];
+    let has = |needle: &[u8]| head.windows(needle.len()).position(|w| w == needle);
+    if has(b"\"method\":").is_some() {
+        return None;
+    }
+    let at = has(b"\"id\":")? + 5;
+    serde_json::Deserializer::from_slice(&line[at..])
+        .into_iter::<serde_json::Value>()
+        .next()?
+        .ok()
 }
 
 /// Writes rmcp's lines and the parse errors to `output`, a whole line at a time, until
@@ -326,7 +382,7 @@ fn is_response(line: &[u8]) -> bool {
 pub(crate) async fn pump_output<R, W>(
     from_rmcp: R,
     mut output: W,
-    mut errors: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut errors: mpsc::Receiver<Vec<u8>>,
     pending: Pending,
 ) where
     R: AsyncRead + Unpin,
@@ -346,8 +402,8 @@ pub(crate) async fn pump_output<R, W>(
                         if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
                             return;
                         }
-                        if is_response(&line) {
-                            pending.answered();
+                        if let Some(id) = response_id(&line) {
+                            pending.answered(&id);
                         }
                         line.clear();
                     }
@@ -372,7 +428,7 @@ mod tests {
     use super::*;
 
     async fn lines(input: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = mpsc::channel(MAX_QUEUED_ERRORS);
         let mut forwarded = Vec::new();
         let pending = Pending::default();
         pump_input(
@@ -393,12 +449,12 @@ mod tests {
     #[tokio::test]
     async fn json_lines_pass_and_the_rest_is_answered() {
         let (forwarded, errors) = lines(
-            b"{\"id\":1,\"method\":\"initialize\"}\nnot json\n\n  [1,2]  \r\n{\"b\":\n{\"c\":2}",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\nnot json\n\n  [1,2]  \r\n{\"b\":\n{\"c\":2}",
         )
         .await;
         assert_eq!(
             forwarded,
-            b"{\"id\":1,\"method\":\"initialize\"}\n[1,2]\n{\"c\":2}\n"
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n[1,2]\n{\"c\":2}\n"
         );
         assert_eq!(
             errors.len(),
@@ -500,9 +556,9 @@ mod tests {
     async fn rmcps_input_closes_only_once_the_requests_in_flight_are_answered() {
         use tokio::io::AsyncReadExt as _;
         let (to_rmcp, mut rmcp_side) = tokio::io::duplex(1 << 16);
-        let (tx, _rx) = mpsc::unbounded_channel();
+        let (tx, _rx) = mpsc::channel(MAX_QUEUED_ERRORS);
         let pending = Pending::default();
-        let input: &[u8] = b"{\"id\":1,\"method\":\"initialize\"}\n";
+        let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n";
         let pump = tokio::spawn(pump_input(
             input,
             to_rmcp,
@@ -523,7 +579,7 @@ mod tests {
             waited.is_err(),
             "rmcp's input closed with a request unanswered"
         );
-        pending.answered();
+        pending.answered(&serde_json::json!(1));
         rmcp_side.read_to_end(&mut rest).await.unwrap();
         assert!(rest.is_empty());
         pump.await.unwrap();
@@ -572,9 +628,9 @@ mod tests {
     /// input is not read: no parse error is answered for a line after that.
     #[tokio::test]
     async fn input_stops_at_the_first_failed_write_to_rmcp() {
-        let request = b"{\"id\":1,\"method\":\"initialize\"}";
+        let request = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}";
         for (left, flush_fails) in [(0, false), (request.len(), false), (usize::MAX, true)] {
-            let (tx, mut rx) = mpsc::unbounded_channel();
+            let (tx, mut rx) = mpsc::channel(MAX_QUEUED_ERRORS);
             let mut input = request.to_vec();
             input.extend_from_slice(b"\nnot json\n");
             pump_input(
@@ -595,12 +651,12 @@ mod tests {
     #[tokio::test]
     async fn notifications_before_initialize_are_dropped() {
         let (forwarded, errors) = lines(
-            b"{\"method\":\"notifications/initialized\"}\n{\"id\":7,\"method\":\"ping\"}\n{\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/initialized\"}\n",
+            b"{\"method\":\"notifications/initialized\"}\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/initialized\"}\n",
         )
         .await;
         assert_eq!(
             forwarded,
-            b"{\"id\":7,\"method\":\"ping\"}\n{\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/initialized\"}\n"
+            b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/initialized\"}\n"
         );
         assert!(errors.is_empty());
     }
@@ -610,26 +666,105 @@ mod tests {
     #[tokio::test]
     async fn only_initialize_opens_the_session() {
         let (forwarded, _) = lines(
-            b"{\"id\":7,\"method\":\"ping\"}\n{\"method\":\"notifications/x\"}\n{\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/y\"}\n",
+            b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n{\"method\":\"notifications/x\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/y\"}\n",
         )
         .await;
         assert_eq!(
             forwarded,
-            b"{\"id\":7,\"method\":\"ping\"}\n{\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/y\"}\n"
+            b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n{\"method\":\"notifications/y\"}\n"
         );
     }
 
     /// A response has an `id` and no `method`; a notification or a request of the server's
-    /// own is not one.
+    /// own is not one. Its id is read from the head of the line.
     #[test]
     fn responses_are_told_from_requests_and_notifications() {
-        assert!(is_response(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
-        assert!(!is_response(
-            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}"
+        assert_eq!(
+            response_id(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"),
+            Some(serde_json::json!(1))
+        );
+        assert_eq!(
+            response_id(b"{\"jsonrpc\":\"2.0\",\"id\":\"a\\\"b\",\"result\":{}}"),
+            Some(serde_json::json!("a\"b"))
+        );
+        assert_eq!(
+            response_id(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}"),
+            None
+        );
+        assert_eq!(
+            response_id(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}"),
+            None
+        );
+    }
+
+    /// A client that never reads its replies: at most [`MAX_IN_FLIGHT`] requests reach rmcp,
+    /// and the input is read no further until one is answered (then one more goes).
+    #[tokio::test]
+    async fn requests_in_flight_are_bounded() {
+        use tokio::io::AsyncReadExt as _;
+        let mut input = Vec::new();
+        for id in 0..MAX_IN_FLIGHT + 5 {
+            input.extend_from_slice(
+                format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").as_bytes(),
+            );
+        }
+        let (to_rmcp, mut rmcp_side) = tokio::io::duplex(1 << 20);
+        let (tx, _rx) = mpsc::channel(MAX_QUEUED_ERRORS);
+        let pending = Pending::default();
+        let pump = tokio::spawn(pump_input(
+            std::io::Cursor::new(input),
+            to_rmcp,
+            tx,
+            pending.clone(),
+            std::time::Duration::ZERO,
         ));
-        assert!(!is_response(
-            b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}"
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert_eq!(pending.len(), MAX_IN_FLIGHT);
+        pending.answered(&serde_json::json!(0));
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        assert_eq!(pending.len(), MAX_IN_FLIGHT, "one answered, one more sent");
+        let mut buffer = vec![0; 1 << 16];
+        let n = rmcp_side.read(&mut buffer).await.unwrap();
+        let sent = buffer[..n].iter().filter(|&&b| b == b'\n').count();
+        assert_eq!(sent, MAX_IN_FLIGHT + 1);
+        // A cancellation takes its request out of flight too.
+        pump.abort();
+    }
+
+    /// A flood of junk lines is answered, but at most [`MAX_QUEUED_ERRORS`] replies wait to
+    /// be written: the input is not read further until the client takes them.
+    #[tokio::test]
+    async fn queued_error_replies_are_bounded() {
+        let input = b"junk\n".repeat(10_000);
+        let (tx, mut rx) = mpsc::channel(MAX_QUEUED_ERRORS);
+        let pump = tokio::spawn(pump_input(
+            std::io::Cursor::new(input),
+            tokio::io::sink(),
+            tx,
+            Pending::default(),
+            std::time::Duration::ZERO,
         ));
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert!(
+            !pump.is_finished(),
+            "the input was read past the queue's bound"
+        );
+        let mut replies = 0;
+        while rx.recv().await.is_some() {
+            replies += 1;
+        }
+        assert_eq!(replies, 10_000);
+        pump.await.unwrap();
+    }
+
+    /// A request that is no JSON-RPC 2.0 (`"jsonrpc":"1.0"`) is answered with its id.
+    #[test]
+    fn another_jsonrpc_version_is_answered_with_the_id() {
+        let reply =
+            precheck(&serde_json::json!({"jsonrpc": "1.0", "id": 9, "method": "ping"})).unwrap();
+        let reply: serde_json::Value = serde_json::from_slice(&reply).unwrap();
+        assert_eq!(reply["id"], 9);
+        assert_eq!(reply["error"]["code"], -32600);
     }
 
     /// Past rmcp's own bound a line would be dropped without a word: ours must not be larger.
@@ -652,7 +787,7 @@ mod tests {
     #[tokio::test]
     async fn a_line_of_exactly_the_limit_is_taken() {
         let line = |len: usize| {
-            let head = b"{\"id\":1,\"method\":\"ping\",\"pad\":\"";
+            let head = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"pad\":\"";
             let mut l = head.to_vec();
             l.resize(len - 2, b'a');
             l.extend_from_slice(b"\"}");
