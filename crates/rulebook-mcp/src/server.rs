@@ -163,7 +163,16 @@ pub struct RulebookServer {
 impl RulebookServer {
     /// Discovers the rules once and serves them.
     pub fn new(serve: ServeOptions) -> Self {
-        let snapshot = Snapshot::new(serve.discover());
+        // On the thread every later refresh runs on (see `watch::Worker`).
+        let snapshot = match crate::watch::Worker::get() {
+            Some(worker) => {
+                let options = serve.clone();
+                worker
+                    .run_blocking(move || Snapshot::new(options.discover()))
+                    .unwrap_or_else(|| Snapshot::new(serve.discover()))
+            }
+            None => Snapshot::new(serve.discover()),
+        };
         Self {
             inner: Arc::new(Inner {
                 serve,
