@@ -387,7 +387,7 @@ fn memory(trees: &[Tree], rows: &mut Vec<Row>) {
     }
 }
 
-/// A peak-memory row against the bound of issue 20: twice the rule files' bytes + 8 MiB.
+/// A peak-memory row against its bound: twice the rule files' bytes + 8 MiB.
 fn memory_row(metric: String, bytes: u64, tree: &Tree) -> Row {
     let limit = 2 * tree.bytes + 8 * 1024 * 1024;
     Row {
@@ -423,7 +423,7 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
             target: String::new(),
             pass: None,
         });
-        // Issue 31: `check` reads every tool's own view for `duplicate-load`; without that
+        // `check` reads every tool's own view for `duplicate-load`; without that
         // code it reads none. Both in the same run, so their ratio is the views' cost.
         let (with_views, without) = (
             run(&["check"]),
@@ -446,7 +446,7 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
     }
 }
 
-/// Issue 30: a tree of 1,000 skills (its `rules` is the count): discovery in process against
+/// A tree of 1,000 skills (its `rules` is the count): discovery in process against
 /// the floor (the same tree walked and every file read, in the same run), and `rulebook
 /// skills --json`, `read skill://…` and `list --as codex` (Codex's catalog under its budget)
 /// as processes.

@@ -708,7 +708,7 @@ fn a_missing_home_is_a_warning() {
     assert_eq!(book.diagnostics()[0].code, DiagnosticCode::MissingDirectory);
 }
 
-/// Hardening round 3, item 1: a memory file (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md,
+/// A memory file (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md,
 /// GEMINI.md, and nested ones) that links to a file outside the project is refused with
 /// the boundary's warning, as every other rule location refuses it.
 #[cfg(unix)]
@@ -765,7 +765,7 @@ fn memory_files_linked_out_of_the_project_are_refused() {
     );
 }
 
-/// Item 2: an import swapped for a link to an outside file between the check and the read
+/// An import swapped for a link to an outside file between the check and the read
 /// is never read: the check is made on the opened handle.
 #[cfg(unix)]
 #[test]
@@ -813,7 +813,7 @@ fn an_import_swapped_for_a_link_is_not_read() {
     assert!(read_fine > 0);
 }
 
-/// Item 5: an import larger than the size cap is not read (a sparse 1 GiB file aborted the
+/// An import larger than the size cap is not read (a sparse 1 GiB file aborted the
 /// process), and a fan-out of repeated imports stops at the size cap in all, with one
 /// warning, not one per token.
 #[test]
@@ -883,7 +883,7 @@ fn run_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
-/// Item 3 (and 19's `\n`): a `rulebook.toml` that links out of the project is refused
+/// A `rulebook.toml` that links out of the project is refused
 /// without a word of its content; a FIFO does not hang `check`, a link to `/dev/zero` does
 /// not eat memory; a TOML error is one line naming line and column, never the file's text.
 #[cfg(unix)]
@@ -931,7 +931,7 @@ fn a_config_file_is_read_as_carefully_as_a_rule() {
     assert!(stderr.contains("rulebook.toml: line 4, column"), "{stderr}");
 }
 
-/// Item 4: the real tools follow a link out of the project (Codex reads
+/// The real tools follow a link out of the project (Codex reads
 /// `AGENTS.override.md -> elsewhere`), so `--as` reports the file as loaded, says it is
 /// outside, and withholds its text unless `--show-outside` asks for it.
 #[cfg(unix)]
@@ -1388,7 +1388,7 @@ fn percent_decoded(uri: &str) -> Vec<u8> {
     out
 }
 
-/// Item 6: `--as` over a 2 GiB (sparse) AGENTS.md or CLAUDE.md reads at most the size cap
+/// `--as` over a 2 GiB (sparse) AGENTS.md or CLAUDE.md reads at most the size cap
 /// (it read them whole: 2 GiB of memory), and says so.
 #[test]
 fn host_views_read_a_huge_file_only_up_to_the_size_cap() {
@@ -1429,7 +1429,7 @@ fn within_bound_from<T: Send + 'static>(dir: &Path, f: fn(&Path) -> T) -> T {
     within_bound("an emulation", move || f(&dir))
 }
 
-/// Item 15: `--root` that is not a directory, and `--option`s no provider reads (an unknown
+/// `--root` that is not a directory, and `--option`s no provider reads (an unknown
 /// provider, an unknown key, a value it does not take) are usage errors naming the known
 /// ones, not silently accepted.
 #[test]
@@ -1491,7 +1491,7 @@ fn a_bad_root_or_provider_option_is_a_usage_error() {
     assert_eq!(code, Some(0), "{stderr}");
 }
 
-/// Items 13 and 14: one answer in every command. A CLAUDE.md that links to AGENTS.md is
+/// One answer in every command. A CLAUDE.md that links to AGENTS.md is
 /// "same file" in `explain` and no `shadowed` warning in `check`; Cursor's unquoted globs
 /// (Cursor's own form) are a note in `explain`, not a warning, as in `check`, and the
 /// `alwaysApply: false` beside them stays `false`.
@@ -1511,7 +1511,7 @@ fn check_and_explain_give_one_answer() {
     assert_eq!(code, Some(0), "{check}{stderr}");
     assert!(!check.contains("shadowed"), "{check}");
     // The link is one rule to rulebook; the tools that read both names (Crush, Augment)
-    // load its text twice, and say so (issue 31, item 4); nothing else is found.
+    // load its text twice, and say so; nothing else is found.
     assert!(check.contains("0 error(s), 2 warning(s)"), "{check}");
     assert_eq!(
         check.matches("warning[duplicate-load]").count(),
@@ -1536,7 +1536,7 @@ fn check_and_explain_give_one_answer() {
     assert_eq!(ts["always_apply"], serde_json::json!(false), "{ts}");
 }
 
-/// Item 17: a Continue rule with `alwaysApply: false` and neither description, name nor
+/// A Continue rule with `alwaysApply: false` and neither description, name nor
 /// globs is one Continue lists to invoke by hand: a manual rule, readable by name; `list`
 /// counts warnings as `check` does (Cursor's unquoted globs are a note).
 #[test]
@@ -1563,7 +1563,7 @@ fn a_continue_rule_with_no_way_to_apply_is_manual() {
     assert_eq!(read, "Ask for me.\n");
 }
 
-/// Item 10: a nested rules directory past the walk's depth bound, and a UTF-16 file without
+/// A nested rules directory past the walk's depth bound, and a UTF-16 file without
 /// a byte order mark, are said, not dropped (or garbled) silently.
 #[test]
 fn too_deep_and_utf16_without_bom_are_warnings() {
@@ -1603,7 +1603,7 @@ fn too_deep_and_utf16_without_bom_are_warnings() {
     assert!(utf16_warnings[0].contains("wide.md"));
 }
 
-/// Item 16: a Copilot file with `excludeAgent: coding-agent` says why it is off and how to
+/// A Copilot file with `excludeAgent: coding-agent` says why it is off and how to
 /// see it, in `explain` and as a note (not a warning) in `check`; with the option named
 /// there it is read. Windsurf's unquoted globs stay a warning (Windsurf's reader is not
 /// public: nothing shows it takes the form Cursor documents), and the warning says so.
@@ -1654,7 +1654,7 @@ fn an_excluded_copilot_file_says_why_and_how_to_see_it() {
     assert!(seen.contains("→ rulebook"), "{seen}");
 }
 
-/// Item 18: a body under frontmatter is read with its final newline; `list --json --as
+/// A body under frontmatter is read with its final newline; `list --json --as
 /// gemini` lists the files Gemini's imports bring in (as Claude's view does); under
 /// `--profile reference` a working directory reached through a link keeps the path as
 /// given (the original joins paths, it does not resolve them), Extended the real one.
@@ -1699,7 +1699,7 @@ fn read_ends_in_a_newline_gemini_lists_imports_and_reference_keeps_a_linked_cwd(
     }
 }
 
-/// Item 19: bash completes the tools of `--as`, provider ids, `check --select` codes and
+/// Bash completes the tools of `--as`, provider ids, `check --select` codes and
 /// the rule names of `read` (run in bash, with `rule://` split at `:` as bash splits it);
 /// every error is `rulebook: …` (`read`, `explain NAME`, and clap's usage errors).
 #[cfg(unix)]
@@ -1804,7 +1804,7 @@ t "rulebook explain packages:a" rulebook explain packages : a
     }
 }
 
-/// Item 19: every page the man page's SUBCOMMANDS section names is written beside it.
+/// Every page the man page's SUBCOMMANDS section names is written beside it.
 #[test]
 fn the_man_pages_named_are_written() {
     let p = Project::new();
@@ -1827,7 +1827,7 @@ fn the_man_pages_named_are_written() {
     }
 }
 
-/// Item 19: `cd / && rulebook list` (or the home directory, outside a repository) no longer
+/// `cd / && rulebook list` (or the home directory, outside a repository) no longer
 /// walks the disk for nested rules: it says it did not.
 #[test]
 fn the_file_system_root_and_home_are_not_walked() {

@@ -417,7 +417,7 @@ fn check_speaks_where_it_was_silent() {
 }
 
 /// `read` prints a rule's content byte for byte, the final newline included; a body under
-/// frontmatter (trimmed, spec §3) ends in its newline too (hardening round 3, item 18),
+/// frontmatter (trimmed, spec §3) ends in its newline too,
 /// and `--json` holds the content exactly.
 #[test]
 fn read_is_byte_exact() {
@@ -775,7 +775,7 @@ host_snapshot!(
 host_snapshot!(compare_monorepo, "mixed-monorepo", "r", ["compare"]);
 host_snapshot!(budget_monorepo, "mixed-monorepo", "r", ["budget"]);
 host_snapshot!(budget_link, "claude-link", "r", ["budget"]);
-// Issue 31: the twelve formats in one real-shaped tree, CLAUDE.md a copy of AGENTS.md.
+// The twelve formats in one real-shaped tree, CLAUDE.md a copy of AGENTS.md.
 host_snapshot!(compare_twelve_formats, "twelve-formats", "r", ["compare"]);
 host_snapshot!(budget_twelve_formats, "twelve-formats", "r", ["budget"]);
 host_snapshot!(check_twelve_formats, "twelve-formats", "r", ["check"]);
@@ -848,7 +848,7 @@ host_snapshot!(
     ["prompt", "--as", "claude"]
 );
 
-/// Issue 30 (first part): the skills of `fixtures/skills` as `rulebook skills` lists them
+/// The skills of `fixtures/skills` as `rulebook skills` lists them
 /// (the nearest native skill wins, a linked copy is one file, a skill without a description
 /// is said), read through `skill://` (the whole SKILL.md, a resource, and the original's
 /// refusals), and the lints of `check` on them.

@@ -1,4 +1,4 @@
-//! Real rule files read as the twelve formats of issue 31 read them: every Markdown file of
+//! Real rule files read as the twelve newer formats read them: every Markdown file of
 //! the corpus (the vendored sample, and the full corpus beside the repository when it is
 //! there) laid into the folders of the providers that parse frontmatter (`.trae/rules`,
 //! `.augment/rules`, `.aiassistant/rules`, `.openhands/microagents`, `.qwen/rules`) and

@@ -1,6 +1,8 @@
 //! The documentation cites only what the repository holds: every `behaviour.md §N`, `S9.k`
 //! and `E<n>` citation in the code and docs names a section of `docs/behaviour.md`, and
-//! nothing cites a file a fresh clone does not have (`SPEC §`, `seeds §`, `SPEC.md`).
+//! nothing cites a file a fresh clone does not have (`SPEC §`, `seeds §`, `SPEC.md`); and
+//! the code, tests and docs speak of the project alone: of what behaviour they hold and
+//! why, never of the tracker's issues, their items or rounds, or test ids defined nowhere.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::fs;
@@ -78,4 +80,42 @@ fn citations_point_into_the_repository() {
         );
     }
     assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// Words of the project's history that the code and docs must not use: `issue 30`, `item
+/// 4`, `hardening round 3`, test ids such as `T17`. A third party's issue cited as a source
+/// (`rulesync issue 3015`) and a cited document's own item (`PRODUCT.md` item 20) are
+/// sources, not history.
+#[test]
+fn the_code_speaks_of_the_project_alone() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    for dir in ["crates", "tests", "xtask", "bench", "docs"] {
+        sources(&root.join(dir), &mut files);
+    }
+    files.push(root.join("README.md"));
+    files.push(root.join("ARCHITECTURE.md"));
+    let history =
+        regex::Regex::new(r"(?i:\b(issues?|items?) [0-9]+\b|hardening round)|\bT[0-9]{1,3}\b")
+            .unwrap();
+    let sources_cited = regex::Regex::new(r"rulesync issue [0-9]+|\.md` item [0-9]+").unwrap();
+    let mut problems = Vec::new();
+    for file in &files {
+        if file.ends_with("tests/docs.rs") {
+            continue;
+        }
+        let text = fs::read_to_string(file).unwrap();
+        let rel = file.strip_prefix(&root).unwrap().display().to_string();
+        for (n, line) in text.lines().enumerate() {
+            let line = sources_cited.replace_all(line, "");
+            if let Some(found) = history.find(&line) {
+                problems.push(format!("{rel}:{}: `{}`", n + 1, found.as_str()));
+            }
+        }
+    }
+    assert!(
+        !root.join("docs/design").exists(),
+        "docs/design holds a draft, not the design"
+    );
+    assert!(problems.is_empty(), "history words: {problems:#?}");
 }

@@ -33,7 +33,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("rulebook-ttsr", &["rulebook-rule"][..]),
         ("rulebook-match", &["rulebook-rule"][..]),
         // Host emulation: the dispatch and the guards, over the shared host types of the kit;
-        // a tool's emulation lives in its provider crate (issue 29), so hosts stands above
+        // a tool's emulation lives in its provider crate, so hosts stands above
         // the providers it dispatches to.
         (
             "rulebook-hosts",

@@ -116,7 +116,7 @@ fn unquoted_globs(text: &str) -> Vec<(usize, String)> {
     found
 }
 
-/// Folders of other kinds a tool reads beside its rules and skills (issue 30): said, as
+/// Folders of other kinds a tool reads beside its rules and skills: said, as
 /// information, to be not read.
 const NOT_RULES: &[(&str, &str)] = &[
     (".claude/commands", "Claude Code's slash commands"),
@@ -314,7 +314,7 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
     }
 }
 
-/// The text one tool loads twice at start (issue 31, item 4): one finding a group, on the
+/// The text one tool loads twice at start: one finding a group, on the
 /// second file, with the bytes spent again.
 fn duplicate_loads(views: &[HostView]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -352,8 +352,7 @@ fn duplicate_loads(views: &[HostView]) -> Vec<Diagnostic> {
     out
 }
 
-/// Forms a tool's earlier versions are known to ignore (`check --as TOOL`, issue 31, item
-/// 5), each with the report that shows it; the pinned version's own misreadings are its
+/// Forms a tool's earlier versions are known to ignore (`check --as TOOL`), each with the report that shows it; the pinned version's own misreadings are its
 /// provider's findings already (Copilot's `applyTo` list, Kiro's comma string, Cline's
 /// non-list `paths`, Crush's lower-case names).
 fn tool_lints(book: &Rulebook, host: Host) -> Vec<Diagnostic> {
@@ -632,7 +631,7 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                     "the YAML fails here; the value was read as text",
                 )
             };
-            // Hardening round 3, item 16: Windsurf's reader is not public (no source, no
+            // Windsurf's reader is not public (no source, no
             // doc example of the form, no run of it here), so the form Cursor documents
             // stays a warning for Windsurf, and says why it is not Cursor's note.
             let whose = if rule.source.provider == "windsurf" {
@@ -850,7 +849,7 @@ fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
             format!("{rel} holds {what}: neither rules nor skills, so rulebook does not read it"),
         )
     });
-    // AGENT.md is read by Zed and Roo Code only where they would use it (issue 31): said
+    // AGENT.md is read by Zed and Roo Code only where they would use it: said
     // when it is here and neither does.
     let agent = book.cwd().join("AGENT.md");
     let agent_read = book.all().iter().any(|e| e.item.path == agent);

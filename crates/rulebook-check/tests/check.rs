@@ -110,7 +110,7 @@ fn one_of_each_finding_under_both_profiles() {
     ));
 }
 
-/// `check --as TOOL` (issue 31, item 5): only the files that tool reads, and what it loads
+/// `check --as TOOL`: only the files that tool reads, and what it loads
 /// twice; Crush reads both `AGENTS.md` and `CLAUDE.md` (a copy), Claude Code only
 /// `CLAUDE.md`.
 #[test]
@@ -153,7 +153,7 @@ fn check_as_one_tool_keeps_its_files_and_its_duplicates() {
 }
 
 /// `check --as claude`: the `paths:` forms earlier Claude Code versions ignored, each with
-/// the report that shows it (issue 31, item 5); a rule without `paths` says nothing.
+/// the report that shows it; a rule without `paths` says nothing.
 #[test]
 fn check_as_claude_names_the_paths_forms_older_versions_ignored() {
     let dir = tempfile::tempdir().unwrap();

@@ -461,7 +461,7 @@ impl Rulebook {
         let (cwd, home, mut checks) = directories(cwd.as_ref(), home, options.profile);
         let mut ctx = options.load_context(&cwd, &home);
         // E11: one walk below the working directory for every provider's nested names.
-        // Hardening round 3, item 19: `/` or the home directory, outside any repository, is
+        // `/` or the home directory, outside any repository, is
         // no project: walking it for nested rules would read the whole disk. Said, skipped.
         let not_a_project = ctx.repo_root.is_none()
             && (cwd.parent().is_none() || (!home.as_os_str().is_empty() && cwd == home));
@@ -958,7 +958,7 @@ impl Rulebook {
 /// The working and home directories discovery runs in, absolute. Extended resolves links
 /// (a project reached through a link is the same project, its paths real); Reference keeps
 /// the working directory as given, `.` and `..` resolved, as the original's `path.join`
-/// does (hardening round 3, item 18: it reports `project/link/...`).
+/// does (it reports `project/link/...`).
 fn directories(
     cwd: &Path,
     home: Option<PathBuf>,

@@ -143,7 +143,7 @@ fn recovery_repairs_unknown_escapes_only() {
 }
 
 /// An alias counts every node of what it names, a map's keys included: a map of ten keys
-/// is 21 nodes, a list of ten items 11. The frontmatter below is exactly the bound with
+/// is 21 nodes, a list of ten entries 11. The frontmatter below is exactly the bound with
 /// `pad` items of padding, and one node over it with one more.
 #[test]
 fn aliases_count_exactly() {

@@ -52,7 +52,7 @@ fn find_named_lists_the_directories_below_the_root_that_hold_a_wanted_name() {
     assert_eq!(find_named(root, &[]), rulebook_fs::Found::default());
 }
 
-/// Hardening round 3, item 8: what a watcher watches is what discovery reads. A chain of
+/// What a watcher watches is what discovery reads. A chain of
 /// directory links (2 links per level, 18 levels: 2^18 paths when followed) adds no entry.
 #[cfg(unix)]
 #[test]

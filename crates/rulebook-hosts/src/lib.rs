@@ -6,7 +6,7 @@
 //! Each [`Host`] is pinned to one version. Codex, Claude Code, Gemini CLI, Cline, Continue and Qwen Code
 //! were run offline on fixture trees (`cargo xtask oracle`), and their emulations are checked
 //! against what those runs recorded ([`Host::verified`]); the others (Cursor, Windsurf,
-//! Copilot in VS Code, Kiro, Zed, and issue 31's Kilo Code, Amazon Q, Trae, Augment, Junie,
+//! Copilot in VS Code, Kiro, Zed, Kilo Code, Amazon Q, Trae, Augment, Junie,
 //! Warp, Crush, Goose, OpenHands, Firebase Studio, JetBrains AI Assistant) cannot be run
 //! here and follow their documentation or source: their views say "documented, not
 //! verified".

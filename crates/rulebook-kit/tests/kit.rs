@@ -697,8 +697,7 @@ fn memory_files_load_as_claude_and_gemini_read_them() {
 }
 
 /// A copy and a link of one text are one group, its bytes counted again for each copy
-/// after the first; a different text, and blank files, are not duplicates (issue 31,
-/// item 4).
+/// after the first; a different text, and blank files, are not duplicates.
 #[test]
 fn files_of_the_same_text_are_loaded_twice() {
     use rulebook_kit::host::{Host, HostView, Scope, Status};

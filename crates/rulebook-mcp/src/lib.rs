@@ -191,7 +191,7 @@ mod tests {
         }
     }
 
-    /// Skills are resources too (issue 30): listed after the rules, read whole through
+    /// Skills are resources too: listed after the rules, read whole through
     /// `skill://NAME` and `skill://NAME/PATH`, refused as `rulebook read` refuses, and their
     /// template completes names.
     #[tokio::test]
@@ -462,7 +462,7 @@ mod tests {
         );
         assert!(server.subscribed(&["rule://ts".to_owned()]).is_empty());
 
-        // Hardening round 3, items 7 and 11: only a rule's exact URI is taken; a made-up one,
+        // Only a rule's exact URI is taken; a made-up one,
         // one with a path after the name, or one past the length bound is refused, with the id.
         let long = format!("rule://{}", "x".repeat(9000));
         for (uri, code) in [
@@ -680,7 +680,7 @@ mod tests {
         session.await.unwrap().unwrap();
     }
 
-    /// Issue 30: skills are watched too: a new skill in the project's `.agents/skills` is a
+    /// Skills are watched too: a new skill in the project's `.agents/skills` is a
     /// new resource (`list_changed`), and a changed user skill (outside the project) is
     /// `updated` for a subscriber. The waits are a hang's deadline, not a timing.
     #[tokio::test]
@@ -735,7 +735,7 @@ mod tests {
         session.await.unwrap().unwrap();
     }
 
-    /// Hardening round 3, item 8: the watcher follows no link that discovery does not (a
+    /// The watcher follows no link that discovery does not (a
     /// chain of 36 directory links, 2^18 paths when followed, once hung the handshake), and
     /// the session ends when input does. The deadline is a hang's, not a timing.
     #[cfg(unix)]
@@ -782,7 +782,7 @@ mod tests {
         );
     }
 
-    /// Hardening round 3, item 9: files saved every 10 ms (one outside the rules, one a rule
+    /// Files saved every 10 ms (one outside the rules, one a rule
     /// itself) do not starve the notification of another rule's change: it comes within
     /// debounce + `watch::MAX_SETTLE` (the deadline here is a hang's).
     #[tokio::test]

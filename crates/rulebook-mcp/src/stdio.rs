@@ -466,7 +466,7 @@ mod tests {
         assert!(reply["id"].is_null());
     }
 
-    /// Hardening round 3, item 11: an invalid request with an id is answered with its id
+    /// An invalid request with an id is answered with its id
     /// (rmcp answered `-32600` with `id: null`, and the client waited forever); a known
     /// method's parameters of the wrong shape get `-32602` naming the field (rmcp said
     /// `-32601 Method not found`). Well-formed requests still go to rmcp.

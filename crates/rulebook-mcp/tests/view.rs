@@ -117,7 +117,7 @@ fn completion_is_bounded_and_counts_the_rest() {
     assert_eq!((names, total), (vec!["typescript".to_owned()], 1));
 }
 
-/// Hardening round 3, item 7: 10,000 paths on 300 always-apply rules (3.7 GiB before) list
+/// 10,000 paths on 300 always-apply rules (3.7 GiB before) list
 /// the 300 once; 300 rules matching every path by glob stop at [`view::MAX_HITS`] entries,
 /// and the answer says where and why.
 #[test]

@@ -46,7 +46,7 @@ fn is_reg_name(host: &str) -> bool {
 }
 
 proptest! {
-    /// Hardening round 3, item 12: every URI rulebook prints is a valid RFC 3986 URI whose
+    /// Every URI rulebook prints is a valid RFC 3986 URI whose
     /// authority is one host (no `:` port, no `@` user, no path, query or fragment).
     #[test]
     fn every_uri_is_one_valid_host(name in "(?s).{1,24}") {

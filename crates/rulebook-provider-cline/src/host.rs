@@ -336,7 +336,7 @@ mod tests {
 
     #[test]
     fn titles_sort_as_observed() {
-        // The order the real CLI printed (fixture T4 of the oracle run).
+        // The order the real CLI printed (in the oracle's run).
         let observed = [
             "-dash",
             "(p",

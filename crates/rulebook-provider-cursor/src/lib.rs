@@ -55,7 +55,7 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
 );
 
 /// Cursor's field coercion in Extended: as [`FIELD_POLICY`], but `alwaysApply: false` is
-/// kept as written (hardening round 3, item 14): Cursor reads the key as a boolean, and
+/// kept as written: Cursor reads the key as a boolean, and
 /// `list --json` and `explain` showed `null` where the author wrote `false`. The bucket is
 /// the same either way.
 pub const EXTENDED_FIELD_POLICY: FieldPolicy = FieldPolicy::new(

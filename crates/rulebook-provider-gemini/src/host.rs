@@ -156,7 +156,7 @@ fn load(view: &mut HostView, blocks: &mut Vec<String>, path: &Path, scope: Scope
         return;
     }
     view.push(path.to_path_buf(), scope, Status::Loaded, reason);
-    // Hardening round 3, item 18: the files its imports brought in (or refused) are listed
+    // The files its imports brought in (or refused) are listed
     // right after it, as Claude Code's view lists them.
     push_imported(view, imported, scope);
     let shown = path.display();

@@ -1,5 +1,5 @@
-//! The `agents-md` provider on the ecosystem's test cases (behaviour.md §13; T1–T14,
-//! T16), each in a scratch tree with a `.git` marker, as Codex reads them.
+//! The `agents-md` provider on the ecosystem's test cases (behaviour.md §13),
+//! each in a scratch tree with a `.git` marker, as Codex reads them.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};
@@ -84,7 +84,7 @@ fn t3_t4_t5_overrides() {
     let book = t.discover("r", &Options::new());
     assert_eq!(rules(&book), owned(&[("AGENTS", "always-apply", "local")]));
     assert!(book.items().any(|r| r.path.ends_with("AGENTS.override.md")));
-    // T4: an empty override hides AGENTS.md, with an info.
+    // An empty override hides AGENTS.md, with an info.
     let t = Tree::new();
     t.write("r/AGENTS.md", "x")
         .write("r/AGENTS.override.md", "");
@@ -94,7 +94,7 @@ fn t3_t4_t5_overrides() {
         d.message
             .contains("empty AGENTS.override.md hides AGENTS.md")
     }));
-    // T5: an override that is a directory is passed over.
+    // An override that is a directory is passed over.
     let t = Tree::new();
     t.write("r/AGENTS.md", "primary");
     std::fs::create_dir_all(t.path("r/AGENTS.override.md")).unwrap();
@@ -106,7 +106,7 @@ fn t3_t4_t5_overrides() {
 
 #[test]
 fn t6_t7_t8_the_project_root() {
-    // T6: no marker: the root is the working directory.
+    // No marker: the root is the working directory.
     let dir = tempfile::tempdir().unwrap();
     for (rel, text) in [("t/AGENTS.md", "t"), ("t/sub/AGENTS.md", "sub")] {
         let path = dir.path().join(rel);
@@ -115,7 +115,7 @@ fn t6_t7_t8_the_project_root() {
     }
     let book = Rulebook::discover(dir.path().join("t/sub"), Some(dir.path()), &Options::new());
     assert_eq!(rules(&book), owned(&[("AGENTS", "always-apply", "sub")]));
-    // T7: `.git` may be a file.
+    // `.git` may be a file.
     let t = Tree::new();
     std::fs::remove_dir(t.path("r/.git")).unwrap();
     t.write("r/.git", "gitdir: elsewhere")
@@ -124,7 +124,7 @@ fn t6_t7_t8_the_project_root() {
         t.rules("r/a/b"),
         owned(&[("AGENTS", "always-apply", "root")])
     );
-    // T8: the nearest marker wins.
+    // The nearest marker wins.
     let t = Tree::new();
     t.write("r/AGENTS.md", "outer")
         .write("r/sub/AGENTS.md", "inner");
@@ -188,7 +188,7 @@ fn t12_t13_user_file_and_fallbacks() {
     let user = book.items().find(|r| r.name == "~:AGENTS").unwrap();
     assert_eq!(&*user.content, "g");
     assert_eq!(user.source.level, rulebook::Level::User);
-    // T13: fallback names (a provider option).
+    // Fallback names (a provider option).
     let t = Tree::new();
     t.write("r/TEAM_GUIDE.md", "team")
         .write("r/backend/AGENTS.override.md", "be");

@@ -1,4 +1,4 @@
-//! The `claude` provider on the ecosystem's test cases (behaviour.md §13; T17–T35, T84),
+//! The `claude` provider on the ecosystem's test cases (behaviour.md §13),
 //! each in a scratch tree (`w/` holds the repository `r/` and the home `h/`; Claude's walk up the
 //! tree stops at `w/`).
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
@@ -86,14 +86,14 @@ fn t17_t18_t19_the_chain() {
             ("CLAUDE.local", "always-apply")
         ])
     );
-    // T18: past the git root.
+    // past the git root.
     let t = Tree::new();
     t.write("CLAUDE.md", "above").write("r/CLAUDE.md", "root");
     assert_eq!(
         claude(&t.book("r")),
         pairs(&[("..:CLAUDE", "always-apply"), ("CLAUDE", "always-apply")])
     );
-    // T19: the user's file first.
+    // the user's file first.
     let t = Tree::new();
     t.write("h/.claude/CLAUDE.md", "user")
         .write("r/CLAUDE.md", "root");
@@ -138,8 +138,8 @@ fn t20_to_t27_rules_and_paths() {
             .find(|(n, _)| n == name)
             .map(|(_, b)| b)
     };
-    assert_eq!(bucket("general").as_deref(), Some("always-apply")); // T20
-    assert_eq!(bucket("handlers").as_deref(), Some("rulebook")); // T21
+    assert_eq!(bucket("general").as_deref(), Some("always-apply"));
+    assert_eq!(bucket("handlers").as_deref(), Some("rulebook"));
     let handlers = book.items().find(|r| r.name == "handlers").unwrap();
     assert_eq!(
         handlers.description.as_deref(),
@@ -148,8 +148,8 @@ fn t20_to_t27_rules_and_paths() {
     let hits = |p: &str| -> Vec<String> { book.matches(p).into_iter().map(|m| m.name).collect() };
     assert!(hits("src/api/a.ts").contains(&"handlers".to_owned()));
     assert!(!hits("lib/api/a.ts").contains(&"handlers".to_owned()));
-    assert!(hits("src/x/a.tsx").contains(&"brace".to_owned())); // T22
-    // T23: one string of several patterns, split outside braces; an info says so.
+    assert!(hits("src/x/a.tsx").contains(&"brace".to_owned()));
+    // one string of several patterns, split outside braces; an info says so.
     let commas = book.items().find(|r| r.name == "commas").unwrap();
     assert_eq!(
         commas.globs.as_deref().unwrap(),
@@ -161,19 +161,19 @@ fn t20_to_t27_rules_and_paths() {
         DiagnosticCode::WrongType,
         "one string of several patterns"
     ));
-    assert!(hits("scripts/notes.md").contains(&"md".to_owned())); // T24: any depth
-    // T25: `globs` is not a Claude key.
+    assert!(hits("scripts/notes.md").contains(&"md".to_owned())); // any depth
+    // `globs` is not a Claude key.
     assert_eq!(bucket("cs").as_deref(), Some("always-apply"));
     assert!(has(
         &book,
         DiagnosticCode::WrongType,
         "Claude Code ignores `globs`"
     ));
-    // T26: `paths: []` loads unconditionally, with a warning.
+    // `paths: []` loads unconditionally, with a warning.
     assert_eq!(bucket("empty").as_deref(), Some("always-apply"));
     assert!(has(&book, DiagnosticCode::WrongType, "lists no pattern"));
     assert!(bucket("README").is_none());
-    // T27: the project's rule wins over the user's.
+    // the project's rule wins over the user's.
     assert_eq!(content(&book, "style"), "proj");
 }
 
@@ -184,11 +184,11 @@ fn t28_to_t34_imports_and_comments() {
         .write("r/docs/a.md", "A")
         .write("r/docs/b.md", "B");
     let book = t.book("r");
-    assert_eq!(content(&book, "CLAUDE"), "See A and `@docs/b.md`"); // T28
+    assert_eq!(content(&book, "CLAUDE"), "See A and `@docs/b.md`");
     let rule = book.items().find(|r| r.name == "CLAUDE").unwrap();
     assert_eq!(rule.includes.len(), 1);
     assert!(rule.includes[0].ends_with("docs/a.md"));
-    // T29: four hops.
+    // four hops.
     let t = Tree::new();
     t.write("r/CLAUDE.md", "@1.md")
         .write("r/1.md", "1 @2.md")
@@ -203,7 +203,7 @@ fn t28_to_t34_imports_and_comments() {
         DiagnosticCode::ImportFailed,
         "depth limit (4 hops)"
     ));
-    // T30: a cycle.
+    // a cycle.
     let t = Tree::new();
     t.write("r/CLAUDE.md", "@a.md")
         .write("r/a.md", "x @b.md")
@@ -211,7 +211,7 @@ fn t28_to_t34_imports_and_comments() {
     let book = t.book("r");
     assert_eq!(content(&book, "CLAUDE"), "x y @a.md");
     assert!(has(&book, DiagnosticCode::ImportFailed, "cycle"));
-    // T31: relative to the importing file.
+    // relative to the importing file.
     let t = Tree::new();
     t.write("r/.claude/CLAUDE.md", "@insights/x.md")
         .write("r/insights/x.md", "X");
@@ -222,7 +222,7 @@ fn t28_to_t34_imports_and_comments() {
         DiagnosticCode::ImportFailed,
         ".claude/insights/x.md"
     ));
-    // T32: an e-mail address is no import.
+    // an e-mail address is no import.
     let t = Tree::new();
     t.write("r/CLAUDE.md", "mail me@example.com");
     let book = t.book("r");
@@ -233,7 +233,7 @@ fn t28_to_t34_imports_and_comments() {
             .iter()
             .any(|d| d.code == DiagnosticCode::ImportFailed)
     );
-    // T33: outside the project: refused, unless allowed.
+    // outside the project: refused, unless allowed.
     let t = Tree::new();
     t.write("r/CLAUDE.md", "@~/.claude/personal.md")
         .write("h/.claude/personal.md", "P");
@@ -249,7 +249,7 @@ fn t28_to_t34_imports_and_comments() {
         Options::new().provider_option("claude", "allow_external_imports", "true"),
     );
     assert_eq!(content(&allowed, "CLAUDE"), "P");
-    // T34: HTML comments are removed.
+    // HTML comments are removed.
     let t = Tree::new();
     t.write("r/CLAUDE.md", "a<!-- hidden -->b");
     assert_eq!(content(&t.book("r"), "CLAUDE"), "ab");
@@ -262,7 +262,7 @@ fn t35_t84_descendants_and_the_glob_root() {
     let book = t.book("r");
     let front = book.items().find(|r| r.name == "frontend:CLAUDE").unwrap();
     assert_eq!(front.globs.as_deref().unwrap(), ["frontend/**"]);
-    // T84: `paths` are relative to the directory holding `.claude`, from a subdirectory too.
+    // `paths` are relative to the directory holding `.claude`, from a subdirectory too.
     let t = Tree::new();
     t.write(
         "r/.claude/rules/api.md",
@@ -275,7 +275,7 @@ fn t35_t84_descendants_and_the_glob_root() {
     assert!(hits("../../elsewhere/y.ts").is_empty());
 }
 
-/// T15: `CLAUDE.md -> AGENTS.md` is one file: Claude (priority 65) reads it first, and the
+/// `CLAUDE.md -> AGENTS.md` is one file: Claude (priority 65) reads it first, and the
 /// AGENTS.md rule is the same file, injected once.
 #[cfg(unix)]
 #[test]

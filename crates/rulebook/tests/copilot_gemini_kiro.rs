@@ -1,5 +1,5 @@
-//! The Copilot, Gemini and Kiro providers on the ecosystem's test cases (behaviour.md §13;
-//! T36–T60), each in a scratch repository `r/` with a home `h/`.
+//! The Copilot, Gemini and Kiro providers on the ecosystem's test cases (behaviour.md §13),
+//! each in a scratch repository `r/` with a home `h/`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::PathBuf;
@@ -93,21 +93,21 @@ fn copilot_t36_to_t44() {
     assert_eq!(
         bucket(&book, "copilot-instructions").as_deref(),
         Some("always-apply")
-    ); // T36
-    let ts = book.items().find(|r| r.name == "ts").unwrap(); // T37
+    );
+    let ts = book.items().find(|r| r.name == "ts").unwrap();
     assert_eq!(ts.globs.as_deref().unwrap(), ["**/*.ts", "**/*.tsx"]);
     assert_eq!(bucket(&book, "ts").as_deref(), Some("rulebook"));
-    assert!(hits(&book, "pkg/src/a.py").contains(&"py".to_owned())); // T38
+    assert!(hits(&book, "pkg/src/a.py").contains(&"py".to_owned()));
     assert!(has(&book, "GitHub's own agents anchor"));
-    assert_eq!(bucket(&book, "all").as_deref(), Some("always-apply")); // T39
-    assert!(has(&book, "applyTo must be a string")); // T40
+    assert_eq!(bucket(&book, "all").as_deref(), Some("always-apply"));
+    assert!(has(&book, "applyTo must be a string"));
     assert_eq!(bucket(&book, "list").as_deref(), Some("rulebook"));
     assert!(!hits(&book, "a.ts").contains(&"list".to_owned()));
-    assert!(bucket(&book, "notes").is_none()); // T41
-    assert!(hits(&book, "api/x.rs").contains(&"api".to_owned())); // T42
-    assert_eq!(bucket(&book, "rev").as_deref(), Some("none")); // T43
+    assert!(bucket(&book, "notes").is_none());
+    assert!(hits(&book, "api/x.rs").contains(&"api".to_owned()));
+    assert_eq!(bucket(&book, "rev").as_deref(), Some("none"));
     assert_eq!(bucket(&book, "cr").as_deref(), Some("rulebook"));
-    assert!(hits(&book, "a.ts").contains(&"upper".to_owned())); // T44
+    assert!(hits(&book, "a.ts").contains(&"upper".to_owned()));
 }
 
 #[test]
@@ -123,19 +123,19 @@ fn gemini_t45_to_t51() {
         .filter(|r| r.source.provider == "gemini")
         .map(|r| r.name.as_str())
         .collect();
-    assert_eq!(order, ["~:GEMINI", "GEMINI", "Api:GEMINI"]); // T45, T46
-    // T47: lower case is not read.
+    assert_eq!(order, ["~:GEMINI", "GEMINI", "Api:GEMINI"]);
+    // Lower case is not read.
     let t = Tree::new();
     t.write("r/gemini.md", "lower");
     assert!(t.book().items().all(|r| r.source.provider != "gemini"));
-    // T48: not inside code.
+    // Not inside code.
     let t = Tree::new();
     t.write("r/GEMINI.md", "x\n```\n@./a.md\n```\n@a.md")
         .write("r/a.md", "A");
     let book = t.book();
     let rule = book.items().find(|r| r.name == "GEMINI").unwrap();
     assert_eq!(&*rule.content, "x\n```\n@./a.md\n```\nA");
-    // T49: without a repository, imports stay in the file's directory.
+    // Without a repository, imports stay in the file's directory.
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("t/sub")).unwrap();
     std::fs::write(dir.path().join("t/sub/GEMINI.md"), "@../x.md").unwrap();
@@ -151,7 +151,7 @@ fn gemini_t45_to_t51() {
             .iter()
             .any(|d| d.code == DiagnosticCode::ImportFailed)
     );
-    // T50: a directory named GEMINI.md: nothing, no diagnostic.
+    // A directory named GEMINI.md: nothing, no diagnostic.
     let t = Tree::new();
     std::fs::create_dir_all(t.path("r/GEMINI.md")).unwrap();
     let book = t.book();
@@ -161,7 +161,7 @@ fn gemini_t45_to_t51() {
             .iter()
             .all(|d| d.provider.as_deref() != Some("Gemini CLI"))
     );
-    // T51: AGENTS.md in `file_names` is left to agents-md.
+    // AGENTS.md in `file_names` is left to agents-md.
     let t = Tree::new();
     t.write("r/AGENTS.md", "agents");
     let book = t.book_with(
@@ -187,8 +187,8 @@ fn kiro_t52_to_t60() {
         .write("h/.kiro/steering/php.md", "---\ninclusion: fileMatch\nfileMatchPattern: \"**/*.php\"\n---\nUser PHP.")
         .write("r/.kiro/steering/php.md", "Project PHP, always.");
     let book = t.book();
-    assert_eq!(bucket(&book, "product").as_deref(), Some("always-apply")); // T52
-    assert!(hits(&book, "components/ui/Button.tsx").contains(&"comp".to_owned())); // T53
+    assert_eq!(bucket(&book, "product").as_deref(), Some("always-apply"));
+    assert!(hits(&book, "components/ui/Button.tsx").contains(&"comp".to_owned()));
     assert_eq!(
         book.items()
             .find(|r| r.name == "two")
@@ -198,17 +198,17 @@ fn kiro_t52_to_t60() {
             .unwrap()
             .len(),
         2
-    ); // T54
-    assert!(has(&book, "comma list as one pattern")); // T55
+    );
+    assert!(has(&book, "comma list as one pattern"));
     assert!(!hits(&book, "src/a.ts").contains(&"comma".to_owned()));
-    assert!(hits(&book, "a.py").contains(&"py".to_owned())); // T56
+    assert!(hits(&book, "a.py").contains(&"py".to_owned()));
     assert!(!hits(&book, "pkg/a.py").contains(&"py".to_owned()));
-    assert_eq!(bucket(&book, "man").as_deref(), Some("manual")); // T57
+    assert_eq!(bucket(&book, "man").as_deref(), Some("manual"));
     assert!(book.resolve("rule://man").is_ok());
     assert!(!book.system_prompt_section().contains("Manual."));
-    assert_eq!(bucket(&book, "auto").as_deref(), Some("rulebook")); // T58
-    assert_eq!(bucket(&book, "auto-bare").as_deref(), Some("none")); // T59
-    let php = book.items().find(|r| r.name == "php").unwrap(); // T60
+    assert_eq!(bucket(&book, "auto").as_deref(), Some("rulebook"));
+    assert_eq!(bucket(&book, "auto-bare").as_deref(), Some("none"));
+    let php = book.items().find(|r| r.name == "php").unwrap();
     assert_eq!(&*php.content, "Project PHP, always.");
     assert_eq!(bucket(&book, "php").as_deref(), Some("always-apply"));
 }

@@ -162,7 +162,7 @@ fn an_added_provider_keeps_its_profiles_and_nested_names() {
     assert_eq!(of(&discover(rulebook::Profile::Reference)), 0);
 }
 
-/// Issue 29, item 3: a provider declares the options it reads (`ProviderMeta::with_options`);
+/// A provider declares the options it reads (`ProviderMeta::with_options`);
 /// an option a registered provider does not read, or a value it does not take, is an error
 /// diagnostic naming what it reads; an option of a provider that is not registered passes.
 #[test]

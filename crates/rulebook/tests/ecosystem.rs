@@ -1,5 +1,5 @@
 //! The `agents`, Continue, Roo and Zed providers beyond what their scenarios show:
-//! the ecosystem's test cases T64, T66, T71, T73 and T82 (the scenarios `agents-chain`,
+//! the ecosystem's test cases (the scenarios `agents-chain`,
 //! `continue-rules`, `roo-rules`, `roo-legacy` and `zed-rules` pin the rest, both profiles).
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
@@ -40,37 +40,37 @@ fn continue_globs_negations_and_colocated_files() {
     let book = book("continue-rules", Profile::Extended);
     let names =
         |path: &str| -> Vec<String> { book.matches(path).into_iter().map(|m| m.name).collect() };
-    // T66: `!src/gen/**` vetoes the rule for generated files.
+    // `!src/gen/**` vetoes the rule for generated files.
     assert!(names("src/a.rs").contains(&"04-negation".to_owned()));
     assert!(!names("src/gen/b.rs").contains(&"04-negation".to_owned()));
-    // T64/T65: colocated files apply under their directory.
+    // Colocated files apply under their directory.
     assert!(names("packages/web/src/App.vue").contains(&"packages:web:rules".to_owned()));
     assert!(!names("packages/api/x.vue").contains(&"packages:web:rules".to_owned()));
     assert!(names("packages/api/ui/Button.tsx").contains(&"packages:api:rules".to_owned()));
-    // T68: a prompt is not a rule.
+    // A prompt is not a rule.
     assert!(book.items().all(|r| r.name != "06-prompt"));
 }
 
 #[test]
 fn roo_reads_roorules_only_without_rules() {
-    // T71: with `.roo/rules` files the legacy file is not read; without them it is.
+    // With `.roo/rules` files the legacy file is not read; without them it is.
     let rules = book("roo-rules", Profile::Extended);
     assert!(rules.items().all(|r| r.name != "roorules"));
     let legacy = book("roo-legacy", Profile::Extended);
     let rule = legacy.items().find(|r| r.name == "roorules").unwrap();
     assert_eq!(&*rule.content, "Only .roorules: loaded.");
     assert_eq!(legacy.bucket(RuleBucket::AlwaysApply)[0].name, "roorules");
-    // T69: raw: a leading `---` block is content.
+    // Raw: a leading `---` block is content.
     let b = rules.items().find(|r| r.name == "b").unwrap();
     assert!(b.content.starts_with("---\nx: 1\n---\n"), "{:?}", b.content);
-    // T72: a mode's rules are manual and readable.
+    // A mode's rules are manual and readable.
     assert!(rules.resolve("rule://code:x").is_ok());
     assert!(!rules.system_prompt_section().contains("Code mode only."));
 }
 
 #[test]
 fn zed_says_it_would_use_only_dot_rules() {
-    // T73: both rules load (`.rules` by zed, AGENTS.md by agents-md); an info says Zed
+    // Both rules load (`.rules` by zed, AGENTS.md by agents-md); an info says Zed
     // would use only `.rules`.
     let book = book("zed-rules", Profile::Extended);
     let rule = book.items().find(|r| r.name == "rules").unwrap();
@@ -91,7 +91,7 @@ fn none_of_them_exist_for_the_reference_profile() {
     }
 }
 
-/// T82: outside a repository under the home, the walk stops at the home, which loads once
+/// Outside a repository under the home, the walk stops at the home, which loads once
 /// as project and once as user (the user copy shadowed).
 #[test]
 fn agents_walk_stops_at_the_home_outside_a_repository() {

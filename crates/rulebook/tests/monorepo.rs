@@ -111,8 +111,8 @@ fn from_apps_api() {
     insta::assert_snapshot!(text);
 }
 
-/// The ecosystem's test case T76: Cline's `paths` are anchored at the workspace root (`*.md` is the
-/// root's Markdown files only); T77, T78 and T80 are in the `cline-extended` and
+/// Cline's `paths` are anchored at the workspace root (`*.md` is the
+/// root's Markdown files only); its other cases are in the `cline-extended` and
 /// `cwd-subdir` scenarios.
 #[test]
 fn cline_paths_are_anchored_at_the_workspace() {

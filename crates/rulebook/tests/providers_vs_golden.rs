@@ -1,4 +1,4 @@
-//! Issue 29, item 2: the providers (the union view agents get) against the real tools. For
+//! The providers (the union view agents get) against the real tools. For
 //! every golden file `cargo xtask oracle` recorded from a real tool, the providers must
 //! find every file the tool loaded (a superset: the union view also keeps what the
 //! tool leaves for later), with the same activation: a file the tool loads at start is, in

@@ -647,7 +647,7 @@ fn skill_rows(views: &[HostView]) -> Vec<(&Path, &str)> {
     rows
 }
 
-/// The skills table of `compare` (issue 30): rows = skills, columns = the tools whose
+/// The skills table of `compare`: rows = skills, columns = the tools whose
 /// skills are emulated, cell = listed / cut (its description shortened by the tool's
 /// budget) / omitted (no room) / - (not listed). Empty when no tool lists a skill.
 fn skills_table(place: &Place<'_>, views: &[HostView]) -> String {
@@ -730,7 +730,7 @@ fn spent(view: &HostView) -> (usize, usize) {
     (view.prompt.len(), skills)
 }
 
-/// `rulebook budget` (issue 31): what each tool spends at start.
+/// `rulebook budget`: what each tool spends at start.
 pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
     let hosts: Vec<Host> = if hosts.is_empty() {
         Host::ALL.to_vec()

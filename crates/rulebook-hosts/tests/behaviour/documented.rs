@@ -152,7 +152,7 @@ fn copilot_instructions_files_and_apply_to() {
 
 /// Windsurf limits every rule file to 12,000 characters (docs "Memories & Rules"): an
 /// always-on rule and the global rules file past it are cut there, at a character's
-/// boundary, and `budget` counts what is kept (issue 31, item 3).
+/// boundary, and `budget` counts what is kept.
 #[test]
 fn windsurf_cuts_each_rule_file_at_twelve_thousand_characters() {
     let tree = Tree::new();
