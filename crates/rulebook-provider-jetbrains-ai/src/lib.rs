@@ -5,7 +5,7 @@
 //! flat). Its documentation (`ai-assistant/configure-project-rules.html`) gives each rule
 //! a type, chosen in the IDE: Always, Manually (`@rule:`), By model decision (with an
 //! instruction), By file patterns, Off, and does not say where the type is stored. A
-//! reading of the plugin by a third party (rulesync issue 3015) found it in the file, as a
+//! reading of the plugin by a third party (the rulesync project's notes) found it in the file, as a
 //! leading `---` block of `apply:`, `instructions:` and comma-separated `patterns:` lines.
 //!
 //! Rulebook reads that block when it is there: `apply: always` → always-apply; `manually`
