@@ -104,7 +104,7 @@ fn the_code_speaks_of_the_project_alone() {
         let text = fs::read_to_string(file).unwrap();
         let rel = file.strip_prefix(&root).unwrap().display().to_string();
         for (n, line) in text.lines().enumerate() {
-            if let Some(found) = history.find(&line) {
+            if let Some(found) = history.find(line) {
                 problems.push(format!("{rel}:{}: `{}`", n + 1, found.as_str()));
             }
         }
