@@ -35,7 +35,7 @@ use serde::Serialize;
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use rulebook_frontmatter::{Map, Outcome as FrontmatterOutcome, Value};
 pub use skill::{InvalidSkill, Skill, validate_skill};
-pub use uri::percent_encode;
+pub use uri::{percent_encode, percent_encode_bytes};
 
 /// The default size cap of Extended E9: rule files over 1 MiB are skipped with a warning.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;

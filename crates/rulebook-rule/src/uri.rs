@@ -9,9 +9,21 @@ use std::fmt::Write;
 /// one opaque host, not as host `src` and port `routes:CLAUDE` (the MCP Python SDK 1.x and
 /// Node's `new URL()` reject that). `rulebook_protocol::RuleUrl::parse` decodes it.
 pub fn percent_encode(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for b in name.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+    percent_encode_bytes(name.as_bytes(), b"")
+}
+
+/// `bytes` with every byte but the unreserved ones and those of `keep` written `%XX`
+/// (upper-case hex): [`percent_encode`] keeps none, a URI's path keeps `/`. Bytes that are
+/// not UTF-8 (a file name's own) are encoded as they are.
+///
+/// ```
+/// assert_eq!(rulebook_rule::percent_encode_bytes(b"a b/c#\xe9", b"/"), "a%20b/c%23%E9");
+/// ```
+pub fn percent_encode_bytes(bytes: &[u8], keep: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') || keep.contains(&b)
+        {
             out.push(char::from(b));
         } else {
             let _ = write!(out, "%{b:02X}");

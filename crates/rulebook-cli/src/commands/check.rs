@@ -266,17 +266,14 @@ fn sarif(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
 /// `x#y.mdc` is no fragment, `100%41.mdc` stays itself, and a space or `?` does not end it.
 fn uri_path(path: &std::path::Path) -> String {
     let bytes = path.as_os_str().as_encoded_bytes();
-    let mut out = String::with_capacity(bytes.len());
-    for &b in bytes {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(char::from(b));
-        } else if b == b'\\' && cfg!(windows) {
-            out.push('/');
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
+    if cfg!(windows) {
+        let slashed: Vec<u8> = bytes
+            .iter()
+            .map(|&b| if b == b'\\' { b'/' } else { b })
+            .collect();
+        return rulebook::stages::rule::percent_encode_bytes(&slashed, b"/");
     }
-    out
+    rulebook::stages::rule::percent_encode_bytes(bytes, b"/")
 }
 
 #[cfg(test)]
