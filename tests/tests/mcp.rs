@@ -532,3 +532,99 @@ fn another_jsonrpc_version_is_answered_and_the_exit_is_prompt() {
         start.elapsed()
     );
 }
+
+/// The resident memory of process `pid`, in KiB.
+#[cfg(target_os = "linux")]
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// A server that lives through many saves holds the memory of one refresh, not of every
+/// refresh: on 10,000 rules, its resident memory after 20 saves (each waited for as a
+/// `list_changed` notification) is within 10% of what it was after the first, under a
+/// 1 GiB address-space limit. With malloc's own threshold for mapping large blocks, which
+/// rises each time such a block is freed, the large lists of each new snapshot came from
+/// the heap instead and the heap grew over the first saves (by 18% in this debug build, by
+/// 30% in a release build); with discovery on several threads, by 2.5 times over 100.
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_after_many_saves_stays_near_memory_after_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+    let rules = project.join(".cursor/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let body = "A line of the rule's body.\n".repeat(20);
+    for i in 0..10000 {
+        std::fs::write(
+            rules.join(format!("r{i:05}.mdc")),
+            format!("---\ndescription: rule {i}\nglobs: src/m{i}/**\n---\n{body}"),
+        )
+        .unwrap();
+    }
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576 || exit 125; exec \"$@\"")
+        .arg("sh")
+        .arg(rulebook_binary())
+        .arg("-C")
+        .arg(&project)
+        .arg("--home")
+        .arg(&home)
+        .args(["mcp", "--debounce-ms", "20"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{INITIALIZE}\n{INITIALIZED}\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    let (lines, received) = std::sync::mpsc::channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+            let Ok(line) = line else { break };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_for = |what: &str| loop {
+        let line = received
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no {what} within 60 s"));
+        if line.contains(what) {
+            break;
+        }
+    };
+    wait_for("\"init\"");
+    // The watches are set and the first refresh has run once this notification came.
+    let mut resident = Vec::new();
+    for save in 0..20 {
+        let file = rules.join(format!("r{:05}.mdc", save * 97 % 10000));
+        let mut text = std::fs::read_to_string(&file).unwrap();
+        text.push_str("One more line.\n");
+        // Let the refresh that ran before settle into its notification first.
+        std::thread::sleep(Duration::from_millis(100));
+        while received.try_recv().is_ok() {}
+        std::fs::write(&file, text).unwrap();
+        wait_for("notifications/resources/list_changed");
+        resident.push(resident_kib(child.id()));
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let (first, last) = (resident[0], resident[resident.len() - 1]);
+    assert!(
+        last * 10 <= first * 11,
+        "resident memory grew from {first} KiB after the first save to {last} KiB after the last: {resident:?}"
+    );
+}

@@ -17,6 +17,7 @@
 
 mod commands;
 mod json;
+mod memory;
 mod printer;
 mod shell;
 
@@ -378,6 +379,7 @@ fn main() -> ExitCode {
         if let Some(home) = &cli.home {
             serve = serve.home(home);
         }
+        memory::for_a_long_life();
         return match rulebook_mcp::serve_stdio(serve) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {

@@ -442,6 +442,25 @@ pub struct Rulebook {
     /// The real project root that project files must lie under (Extended E10), for the
     /// files read after discovery (a skill's `SKILL.md`).
     boundary: Option<PathBuf>,
+    /// The directories discovery was given, as given (for [`Rulebook::rediscover`]).
+    given: Given,
+    /// The walk below the working directory, when one was made.
+    walk: Option<Walk>,
+}
+
+/// The directories [`Rulebook::discover`] was given.
+#[derive(Debug, Clone, Default)]
+struct Given {
+    cwd: PathBuf,
+    home: Option<PathBuf>,
+}
+
+/// One walk below the working directory (E11) and what it said, kept for
+/// [`Rulebook::rediscover`].
+#[derive(Debug, Clone)]
+struct Walk {
+    by_name: std::sync::Arc<std::collections::BTreeMap<String, Vec<PathBuf>>>,
+    diagnostics: Vec<Diagnostic>,
 }
 
 impl Rulebook {
@@ -456,9 +475,34 @@ impl Rulebook {
         home: Option<impl AsRef<Path>>,
         options: &Options<T>,
     ) -> Self {
+        let given = Given {
+            cwd: cwd.as_ref().to_path_buf(),
+            home: home.map(|h| h.as_ref().to_path_buf()),
+        };
+        Self::discover_given(given, options, None)
+    }
+
+    /// Discovers again, for the directories this book was discovered for, under `options`,
+    /// reusing this book's walk of the directories below the working directory (E11)
+    /// instead of walking them again.
+    ///
+    /// The result is [`Rulebook::discover`]'s when files changed their content and no file
+    /// or directory came, went or was renamed since this book (what a watcher that saw
+    /// only writes to files already read knows): the rules are read again, the tree is
+    /// not. After any other change, discover anew.
+    #[must_use]
+    pub fn rediscover<T: ProviderTable>(&self, options: &Options<T>) -> Self {
+        Self::discover_given(self.given.clone(), options, self.walk.as_ref())
+    }
+
+    fn discover_given<T: ProviderTable>(
+        given: Given,
+        options: &Options<T>,
+        walked: Option<&Walk>,
+    ) -> Self {
         let registry = options.registry();
-        let home = home.map(|h| h.as_ref().to_path_buf());
-        let (cwd, home, mut checks) = directories(cwd.as_ref(), home, options.profile);
+        let (cwd, home, mut checks) = directories(&given.cwd, given.home.clone(), options.profile);
+        let mut walk = None;
         let mut ctx = options.load_context(&cwd, &home);
         // E11: one walk below the working directory for every provider's nested names.
         // `/` or the home directory, outside any repository, is
@@ -482,17 +526,26 @@ impl Rulebook {
                 .with_path(&cwd),
             );
         } else if ctx.mechanisms.project_chain && !options.no_descendants && cwd.is_dir() {
-            let names = registry.nested_names();
-            let found = rulebook_kit::fs::find_named(&cwd, &names);
-            checks.extend(found.diagnostics);
-            ctx = ctx.nested(found.by_name);
+            let done = walked.cloned().unwrap_or_else(|| {
+                let found = rulebook_kit::fs::find_named(&cwd, &registry.nested_names());
+                Walk {
+                    by_name: std::sync::Arc::new(found.by_name),
+                    diagnostics: found.diagnostics,
+                }
+            });
+            checks.extend(done.diagnostics.iter().cloned());
+            ctx = ctx.nested_shared(std::sync::Arc::clone(&done.by_name));
+            walk = Some(done);
         }
         checks.extend(options.option_errors(&registry));
         let skill_registry = options.skill_registry();
         let skills = skill_registry.load(&ctx);
-        Self::discover_in(ctx, &registry)
+        let mut book = Self::discover_in(ctx, &registry)
             .with_skills(skills, skill_registry.infos())
-            .with_leading_diagnostics(checks)
+            .with_leading_diagnostics(checks);
+        book.given = given;
+        book.walk = walk;
+        book
     }
 
     /// Adds the skills loaded for the same run; their diagnostics follow the rules'.
@@ -523,6 +576,7 @@ impl Rulebook {
             mechanisms,
             ..
         } = ctx;
+        let (cwd_given, home_given) = (cwd.clone(), home.clone());
         // Where a project skill's files must really lie when they are read later (E10).
         let boundary = mechanisms
             .project_boundary
@@ -564,6 +618,11 @@ impl Rulebook {
             },
             skill_providers: Vec::new(),
             boundary,
+            given: Given {
+                cwd: cwd_given,
+                home: Some(home_given),
+            },
+            walk: None,
         }
     }
 

@@ -2,7 +2,7 @@
 //! of the rules ([`crate::view`] computes every answer), and swaps in a new snapshot when
 //! the rule files change.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -92,9 +92,18 @@ impl ServeOptions {
         self
     }
 
-    /// Runs discovery once.
+    /// Runs discovery once, on the calling thread alone.
     pub fn discover(&self) -> Rulebook {
-        Rulebook::discover(&self.cwd, self.home.as_ref(), &self.options)
+        Rulebook::discover(&self.cwd, self.home.as_ref(), &self.discovery_options())
+    }
+
+    /// The discovery options, run on one thread: the server discovers on its one worker
+    /// thread (see `watch::Worker`) so that every snapshot comes from one malloc arena.
+    /// Providers loaded on threads of their own allocate from the arena of each, and every
+    /// arena kept the peak of the discoveries it served: at 10,000 rules the resident
+    /// memory went from 48 to 118 MiB over 100 saves, against a flat 42 MiB on one thread.
+    fn discovery_options(&self) -> Options {
+        self.options.clone().sequential(true)
     }
 }
 
@@ -125,17 +134,22 @@ pub struct Changes {
 }
 
 impl Changes {
+    /// What changed from `old` to `new`: one pass over each, by URI (a snapshot of
+    /// 100,000 rules is compared in linear time).
     fn between(old: &[RuleResource], new: &[RuleResource]) -> Self {
-        let listed = |r: &RuleResource| (r.uri.clone(), r.description.clone(), r.size);
-        let list_changed = old.len() != new.len()
-            || old.iter().map(listed).ne(new.iter().map(listed))
-            || old.iter().zip(new).any(|(a, b)| a.path != b.path);
+        fn listed(r: &RuleResource) -> (&String, &Option<String>, usize, &String) {
+            (&r.uri, &r.description, r.size, &r.path)
+        }
+        let list_changed =
+            old.len() != new.len() || old.iter().map(listed).ne(new.iter().map(listed));
+        let by_uri: HashMap<&str, &RuleResource> =
+            new.iter().map(|r| (r.uri.as_str(), r)).collect();
         let updated = old
             .iter()
             .filter(|o| {
-                new.iter()
-                    .find(|n| n.uri == o.uri)
-                    .is_none_or(|n| n.content != o.content)
+                by_uri.get(o.uri.as_str()).is_none_or(|n| {
+                    !std::sync::Arc::ptr_eq(&n.content, &o.content) && n.content != o.content
+                })
             })
             .map(|o| o.uri.clone())
             .collect();
@@ -149,12 +163,22 @@ impl Changes {
 struct Inner {
     serve: ServeOptions,
     state: RwLock<Arc<Snapshot>>,
+    /// Held while a refresh runs: refreshes follow one another, each compared with the
+    /// snapshot it replaces.
+    refreshing: Mutex<()>,
     peer: Mutex<Option<Peer<RoleServer>>>,
     subscriptions: Mutex<HashSet<String>>,
 }
 
 /// The MCP server: rules as `rule://` resources, the `rules` prompt, and the tools
 /// `rules_for_paths`, `explain` and `check`. Cheap to clone (one shared state).
+///
+/// Every discovery runs on one thread of its own, so the snapshots come from one malloc
+/// arena. A process that serves for long on glibc should also fix malloc's mapping
+/// threshold (`mallopt(M_MMAP_THRESHOLD, 128 * 1024)`, as `rulebook mcp` does, or
+/// `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072`): by default it rises with each
+/// large block freed, and the resident memory then grows by about 30% over the first saves
+/// before it levels off.
 #[derive(Clone)]
 pub struct RulebookServer {
     inner: Arc<Inner>,
@@ -177,6 +201,7 @@ impl RulebookServer {
             inner: Arc::new(Inner {
                 serve,
                 state: RwLock::new(Arc::new(snapshot)),
+                refreshing: Mutex::new(()),
                 peer: Mutex::new(None),
                 subscriptions: Mutex::new(HashSet::new()),
             }),
@@ -200,16 +225,36 @@ impl RulebookServer {
     }
 
     /// Discovers again and swaps the new snapshot in; what changed. Requests in flight
-    /// finish on the snapshot they hold: a save never blocks a request.
+    /// finish on the snapshot they hold, and the lock requests take is held only for the
+    /// swap: a save never blocks a request.
     pub fn refresh(&self) -> Changes {
-        let next = Arc::new(Snapshot::new(self.inner.serve.discover()));
-        let mut state = self
+        self.replace(|_, serve| serve.discover())
+    }
+
+    /// As [`RulebookServer::refresh`], when the rule files already read changed their
+    /// content and no file or directory came, went or was renamed: the rules are read
+    /// again over the walk of the current snapshot (see [`Rulebook::rediscover`]), the
+    /// tree is not walked again.
+    pub fn refresh_contents(&self) -> Changes {
+        self.replace(|current, serve| current.book.rediscover(&serve.discovery_options()))
+    }
+
+    /// Builds the next snapshot from the current one with `next`, compares the two, and
+    /// swaps the new one in.
+    fn replace(&self, next: impl FnOnce(&Snapshot, &ServeOptions) -> Rulebook) -> Changes {
+        let _one_at_a_time = self
+            .inner
+            .refreshing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let current = self.snapshot();
+        let next = Arc::new(Snapshot::new(next(&current, &self.inner.serve)));
+        let changes = Changes::between(&current.resources, &next.resources);
+        *self
             .inner
             .state
             .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        let changes = Changes::between(&state.resources, &next.resources);
-        *state = next;
+            .unwrap_or_else(PoisonError::into_inner) = next;
         changes
     }
 
@@ -906,6 +951,45 @@ mod tests {
                 updated: vec!["rule://a".to_owned()],
             }
         );
+    }
+
+    #[test]
+    fn resources_are_matched_by_uri_not_by_position() {
+        let old = [resource("a", "x"), resource("b", "y"), resource("c", "z")];
+        let moved = [resource("c", "z"), resource("a", "x"), resource("b", "w")];
+        assert_eq!(
+            Changes::between(&old, &moved),
+            Changes {
+                list_changed: true,
+                updated: vec!["rule://b".to_owned()],
+            },
+            "a new order is a new list; only b's content changed"
+        );
+    }
+
+    #[test]
+    fn a_refresh_of_contents_reads_the_rules_again_without_the_walk() {
+        let dir = tempfile::tempdir().unwrap();
+        let rule = dir.path().join("apps/api/.cursor/rules/api.mdc");
+        std::fs::create_dir_all(rule.parent().unwrap()).unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        std::fs::write(&rule, "---\nalwaysApply: true\n---\nREST.\n").unwrap();
+        let server = RulebookServer::new(
+            ServeOptions::new(dir.path())
+                .home(dir.path().join("home"))
+                .watch(false),
+        );
+        let uri = server.snapshot().resources[0].uri.clone();
+        std::fs::write(&rule, "---\nalwaysApply: true\n---\nGraphQL.\n").unwrap();
+        assert_eq!(
+            server.refresh_contents(),
+            Changes {
+                list_changed: true,
+                updated: vec![uri.clone()],
+            }
+        );
+        assert_eq!(&*server.snapshot().resources[0].content, "GraphQL.");
+        assert_eq!(server.refresh_contents(), Changes::default());
     }
 
     #[test]

@@ -96,6 +96,18 @@ impl Scope {
         scope
     }
 
+    /// Whether the event at `path` changed only the content of a file already read (no
+    /// file or directory came, went or was renamed): the rules can then be read again
+    /// without walking the tree.
+    fn content_only(&self, path: &Path, kind: EventKind) -> bool {
+        use notify::event::ModifyKind;
+        self.files.contains(path)
+            && matches!(
+                kind,
+                EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Metadata(_))
+            )
+    }
+
     fn relevant(&self, path: &Path, kind: EventKind) -> bool {
         if path.components().any(
             |c| matches!(c, Component::Normal(name) if name == ".git" || name == "node_modules"),
@@ -127,6 +139,27 @@ impl Scope {
                     | EventKind::Remove(notify::event::RemoveKind::Folder)
             )
             || path.is_dir()
+    }
+}
+
+/// What a burst of changes touched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Only the content of files already read: the rules are read again over the same walk.
+    Contents,
+    /// Anything else (a file or directory came, went or was renamed, an ignore file
+    /// changed): the tree is walked again.
+    Tree,
+}
+
+impl Kind {
+    /// Both `self` and `other` happened.
+    fn and(self, other: Self) -> Self {
+        if self == Self::Contents && other == Self::Contents {
+            Self::Contents
+        } else {
+            Self::Tree
+        }
     }
 }
 
@@ -184,7 +217,8 @@ fn rewatch(
 /// catches what changed since the first discovery. `None` (said on standard error) when the
 /// platform refuses a watcher: the server goes on without live updates.
 pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
-    let (tx, mut rx) = mpsc::unbounded_channel::<()>();
+    // Each relevant event, and whether it changed only the content of files already read.
+    let (tx, mut rx) = mpsc::unbounded_channel::<Kind>();
     let scope: Arc<RwLock<Scope>> = Arc::new(RwLock::new(Scope::default()));
     let in_handler = Arc::clone(&scope);
     let handler = move |event: notify::Result<notify::Event>| {
@@ -194,7 +228,12 @@ pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
         }
         let scope = in_handler.read().unwrap_or_else(PoisonError::into_inner);
         if event.paths.is_empty() || event.paths.iter().any(|p| scope.relevant(p, event.kind)) {
-            let _ = tx.send(());
+            let contents = !event.paths.is_empty()
+                && event
+                    .paths
+                    .iter()
+                    .all(|p| scope.content_only(p, event.kind));
+            let _ = tx.send(if contents { Kind::Contents } else { Kind::Tree });
         }
     };
     let config = notify::Config::default().with_follow_symlinks(false);
@@ -213,34 +252,41 @@ pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
     };
     let task = tokio::spawn(async move {
         let mut watched = BTreeSet::new();
-        let mut first = true;
+        // The first refresh catches what changed between the first discovery and the
+        // watches: anything may have.
+        let mut first = Some(Kind::Tree);
+        let mut rewatch_now = true;
         loop {
             // Set the watches for the current snapshot (the first time, and after each
-            // refresh: new directories are watched, gone ones dropped).
-            let (for_scope, for_watcher, was) = (
-                server.clone(),
-                Arc::clone(&watcher),
-                std::mem::take(&mut watched),
-            );
-            let Some((next_scope, now_watched)) = worker
-                .run(move || {
-                    let next = Scope::of(&for_scope);
-                    let mut watcher = for_watcher.lock().unwrap_or_else(PoisonError::into_inner);
-                    let now = rewatch(&mut watcher, &was, &next.watched);
-                    (next, now)
-                })
-                .await
-            else {
-                return;
-            };
-            watched = now_watched;
-            *scope.write().unwrap_or_else(PoisonError::into_inner) = next_scope;
-            if first {
-                // What changed between the first discovery and the watches.
-                first = false;
-            } else if rx.recv().await.is_none() {
-                return;
+            // refresh that walked the tree: new directories are watched, gone ones dropped).
+            if rewatch_now {
+                let (for_scope, for_watcher, was) = (
+                    server.clone(),
+                    Arc::clone(&watcher),
+                    std::mem::take(&mut watched),
+                );
+                let Some((next_scope, now_watched)) = worker
+                    .run(move || {
+                        let next = Scope::of(&for_scope);
+                        let mut watcher =
+                            for_watcher.lock().unwrap_or_else(PoisonError::into_inner);
+                        let now = rewatch(&mut watcher, &was, &next.watched);
+                        (next, now)
+                    })
+                    .await
+                else {
+                    return;
+                };
+                watched = now_watched;
+                *scope.write().unwrap_or_else(PoisonError::into_inner) = next_scope;
             }
+            let mut seen = match first.take() {
+                Some(kind) => kind,
+                None => match rx.recv().await {
+                    Some(kind) => kind,
+                    None => return,
+                },
+            };
             // Settle: until no change came for `quiet`, or `quiet + MAX_SETTLE` passed.
             let deadline = Instant::now() + quiet + MAX_SETTLE;
             loop {
@@ -249,16 +295,23 @@ pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
                     break;
                 }
                 match tokio::time::timeout(quiet.min(left), rx.recv()).await {
-                    Ok(Some(())) => {}
+                    Ok(Some(next)) => seen = seen.and(next),
                     Ok(None) => return,
                     Err(_) => break,
                 }
             }
             let refreshing = server.clone();
-            let Some(changes) = worker.run(move || refreshing.refresh()).await else {
+            let Some(changes) = worker
+                .run(move || match seen {
+                    Kind::Contents => refreshing.refresh_contents(),
+                    Kind::Tree => refreshing.refresh(),
+                })
+                .await
+            else {
                 return;
             };
             server.notify(&changes).await;
+            rewatch_now = seen == Kind::Tree;
         }
     });
     Some(Live { task })
@@ -371,5 +424,34 @@ mod tests {
             Path::new("/p/new-dir"),
             EventKind::Create(notify::event::CreateKind::Folder)
         ));
+    }
+
+    #[test]
+    fn only_writes_to_files_already_read_skip_the_walk() {
+        use notify::event::{CreateKind, DataChange, MetadataKind, ModifyKind, RenameMode};
+        let scope = Scope {
+            cwd: PathBuf::from("/p"),
+            names: [OsString::from(".cursor")].into(),
+            files: [PathBuf::from("/p/.cursor/rules/a.mdc")].into(),
+            ..Scope::default()
+        };
+        let (known, new) = (
+            Path::new("/p/.cursor/rules/a.mdc"),
+            Path::new("/p/.cursor/rules/b.mdc"),
+        );
+        let data = EventKind::Modify(ModifyKind::Data(DataChange::Content));
+        assert!(scope.content_only(known, data));
+        assert!(scope.content_only(
+            known,
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::Permissions))
+        ));
+        // A file not read yet, a rename, a creation, or a change of an unknown kind walks again.
+        assert!(!scope.content_only(new, data));
+        assert!(!scope.content_only(known, EventKind::Modify(ModifyKind::Name(RenameMode::To))));
+        assert!(!scope.content_only(known, EventKind::Create(CreateKind::File)));
+        assert!(!scope.content_only(known, EventKind::Modify(ModifyKind::Any)));
+        assert_eq!(Kind::Contents.and(Kind::Contents), Kind::Contents);
+        assert_eq!(Kind::Contents.and(Kind::Tree), Kind::Tree);
+        assert_eq!(Kind::Tree.and(Kind::Contents), Kind::Tree);
     }
 }

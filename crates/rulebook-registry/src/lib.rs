@@ -194,8 +194,9 @@ pub struct LoadContext {
     pub provider_options: std::collections::BTreeMap<(String, String), String>,
     /// E11 descendants: for each name providers asked for ([`ProviderMeta::nested_names`]),
     /// the directories below `cwd` holding an entry of that name, found by one walk for
-    /// all providers. `None`: descendants are not read.
-    pub nested: Option<std::collections::BTreeMap<String, Vec<PathBuf>>>,
+    /// all providers. `None`: descendants are not read. Shared: a discovery run again over
+    /// the same directories reuses the walk (see [`LoadContext::nested_shared`]).
+    pub nested: Option<std::sync::Arc<std::collections::BTreeMap<String, Vec<PathBuf>>>>,
 }
 
 impl LoadContext {
@@ -262,7 +263,16 @@ impl LoadContext {
 
     /// Sets the descendants found below `cwd` (see [`LoadContext::nested`]).
     #[must_use]
-    pub fn nested(mut self, nested: std::collections::BTreeMap<String, Vec<PathBuf>>) -> Self {
+    pub fn nested(self, nested: std::collections::BTreeMap<String, Vec<PathBuf>>) -> Self {
+        self.nested_shared(std::sync::Arc::new(nested))
+    }
+
+    /// As [`LoadContext::nested`], with a walk another discovery holds too.
+    #[must_use]
+    pub fn nested_shared(
+        mut self,
+        nested: std::sync::Arc<std::collections::BTreeMap<String, Vec<PathBuf>>>,
+    ) -> Self {
         self.nested = Some(nested);
         self
     }
