@@ -417,11 +417,25 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
                     .map_or(0, |o| o.stdout.len())
             })
         };
+        // `compare` builds one table of every tool's view: the views cost what `check`'s
+        // do, and the table must add no more than a linear pass over the rows.
+        let (list, compare) = (run(&["list", "--json"]), run(&["compare"]));
         rows.push(Row {
             metric: format!("`rulebook list --json` as a process, {} rules", tree.rules),
-            value: ms(run(&["list", "--json"])),
+            value: ms(list),
             target: String::new(),
             pass: None,
+        });
+        let ratio = compare.as_secs_f64() / list.as_secs_f64();
+        rows.push(Row {
+            metric: format!(
+                "`rulebook compare` as a process, {} rules (every tool's view in one table)",
+                tree.rules
+            ),
+            value: format!("{} ({ratio:.2}× `list --json`)", ms(compare)),
+            target: "≤ 10× `list --json` at every size (a quadratic table is 50× at 10k)"
+                .to_owned(),
+            pass: Some(ratio <= 10.0),
         });
         // `check` reads every tool's own view for `duplicate-load`; without that
         // code it reads none. Both in the same run, so their ratio is the views' cost.

@@ -414,10 +414,23 @@ pub(crate) fn compare(
         });
     }
     let hosts: Vec<Host> = views.iter().map(|v| v.host).collect();
+    // Each view's files by path (the first of a path, as a lookup in order finds it): one
+    // pass per view, so a table of n files is built in linear time.
+    let index: Vec<std::collections::HashMap<&Path, &rulebook::HostFile>> = views
+        .iter()
+        .map(|v| {
+            v.files
+                .iter()
+                .rev()
+                .map(|f| (f.path.as_path(), f))
+                .collect()
+        })
+        .collect();
     let mut rows: Vec<PathBuf> = Vec::new();
+    let mut seen: std::collections::HashSet<&Path> = std::collections::HashSet::new();
     for view in &views {
         for f in &view.files {
-            if !rows.contains(&f.path) {
+            if seen.insert(&f.path) {
                 rows.push(f.path.clone());
             }
         }
@@ -435,8 +448,8 @@ pub(crate) fn compare(
             .collect();
         rows.retain(|r| wanted.iter().any(|w| w == r));
     }
-    rows.sort_by_key(|p| place.show(p));
-    let find = |view: &HostView, path: &Path| view.files.iter().find(|f| f.path == path).cloned();
+    rows.sort_by_cached_key(|p| place.show(p));
+    let find = |view: usize, path: &Path| index[view].get(path).map(|f| (*f).clone());
     if json {
         #[derive(Serialize)]
         struct Cell {
@@ -491,7 +504,8 @@ pub(crate) fn compare(
                 path,
                 tools: views
                     .iter()
-                    .map(|v| match find(v, path) {
+                    .enumerate()
+                    .map(|(i, v)| match find(i, path) {
                         Some(f) => Cell {
                             host: v.host,
                             status: f.status,
@@ -587,8 +601,8 @@ pub(crate) fn compare(
     let mut why = String::new();
     for (path, name) in rows.iter().zip(&names) {
         out.push_str(&format!("{name:<first$}"));
-        for (view, w) in views.iter().zip(&widths) {
-            let f = find(view, path);
+        for (i, (view, w)) in views.iter().zip(&widths).enumerate() {
+            let f = find(i, path);
             let label = f.as_ref().map_or("-", |f| short(&f.status));
             out.push_str(&format!("  {label:<w$}"));
             if reasons {
@@ -637,9 +651,10 @@ pub(crate) fn compare(
 /// order.
 fn skill_rows(views: &[HostView]) -> Vec<(&Path, &str)> {
     let mut rows: Vec<(&Path, &str)> = Vec::new();
+    let mut seen: std::collections::HashSet<&Path> = std::collections::HashSet::new();
     for view in views {
         for skill in &view.skills {
-            if !rows.iter().any(|(p, _)| *p == skill.path.as_path()) {
+            if seen.insert(&skill.path) {
                 rows.push((&skill.path, &skill.name));
             }
         }
