@@ -19,7 +19,6 @@
 //!   break ties only);
 //! - `# Rules\n` + `## <title>\n<body>` joined by blank lines.
 
-use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
@@ -38,7 +37,10 @@ pub fn emulate(options: &HostOptions) -> HostView {
     let mut view = HostView::new(Host::Cline);
     let cwd = options.cwd();
     let home = options.home();
-    let mut entries: Vec<Entry> = Vec::new();
+    // The entries read so far, by title without case: a title read again replaces the
+    // earlier entry (one lookup a file, so a folder of n rules costs n lookups).
+    let mut entries: Vec<Option<Entry>> = Vec::new();
+    let mut by_title: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
 
     let mut sources: Vec<(PathBuf, Scope, Option<&str>)> = vec![
         (
@@ -87,11 +89,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
                 (None, None) => stem(&path),
             };
             let key = title.trim().to_lowercase();
-            if let Some(i) = entries
-                .iter()
-                .position(|e| e.title.trim().to_lowercase() == key)
-            {
-                let old = entries.remove(i);
+            if let Some(old) = by_title.get(&key).and_then(|&i| entries[i].take()) {
                 let why = format!(
                     "the title `{}` is taken by {}, read after it (the last one read wins)",
                     title,
@@ -99,15 +97,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
                 );
                 view.push(old.path, old.scope, Status::NotRead, why);
             }
-            entries.push(Entry {
+            by_title.insert(key, entries.len());
+            entries.push(Some(Entry {
                 title,
                 path,
                 scope,
                 body: rule.body,
-            });
+            }));
         }
     }
-    entries.sort_by(|a, b| collate(&a.title, &b.title));
+    let mut entries: Vec<Entry> = entries.into_iter().flatten().collect();
+    entries.sort_by_cached_key(|e| collation_key(&e.title));
     let mut sections = Vec::new();
     for e in entries {
         view.push(
@@ -249,27 +249,31 @@ fn stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Two titles in the order of [`collation_key`].
+#[cfg(test)]
+fn collate(a: &str, b: &str) -> std::cmp::Ordering {
+    collation_key(a).cmp(&collation_key(b))
+}
+
 /// ICU's root collation for the titles people write (ASCII and Latin-1 letters):
 /// primary = white space < punctuation and symbols (in CLDR's order) < digits < letters
 /// (without case or accent) < other characters; then accents, then lower case first.
 /// Control characters other than white space weigh nothing.
-fn collate(a: &str, b: &str) -> Ordering {
-    let keys = |s: &str| {
-        s.chars()
-            .filter(|&c| !ignorable(c))
-            .map(key)
-            .collect::<Vec<_>>()
-    };
-    let (ka, kb) = (keys(a), keys(b));
-    let primary = |k: &[(u32, u32, u32)]| k.iter().map(|x| x.0).collect::<Vec<_>>();
-    let secondary = |k: &[(u32, u32, u32)]| k.iter().map(|x| x.1).collect::<Vec<_>>();
-    let tertiary = |k: &[(u32, u32, u32)]| k.iter().map(|x| x.2).collect::<Vec<_>>();
-    primary(&ka)
-        .cmp(&primary(&kb))
-        .then_with(|| secondary(&ka).cmp(&secondary(&kb)))
-        .then_with(|| tertiary(&ka).cmp(&tertiary(&kb)))
-        .then_with(|| a.cmp(b))
+///
+/// The key compares the primary weights, then the secondary, then the tertiary, then the
+/// text itself. It is built once a title, so a sort of n titles builds n keys.
+fn collation_key(s: &str) -> CollationKey {
+    let weights: Vec<(u32, u32, u32)> = s.chars().filter(|&c| !ignorable(c)).map(key).collect();
+    (
+        weights.iter().map(|w| w.0).collect(),
+        weights.iter().map(|w| w.1).collect(),
+        weights.iter().map(|w| w.2).collect(),
+        s.to_owned(),
+    )
 }
+
+/// Primary, secondary and tertiary weights, and the text (see [`collation_key`]).
+type CollationKey = (Vec<u32>, Vec<u32>, Vec<u32>, String);
 
 /// (primary, secondary, tertiary) weights of one character.
 fn key(c: char) -> (u32, u32, u32) {
