@@ -1401,13 +1401,13 @@ fn host_views_read_a_huge_file_only_up_to_the_size_cap() {
     for view in [
         within_bound_from(p.root(), |root| {
             rulebook::emulate(
-                rulebook::Host::Codex,
+                rulebook::tool("codex").unwrap(),
                 &rulebook::HostOptions::new(root, root.join("no-home")),
             )
         }),
         within_bound_from(p.root(), |root| {
             rulebook::emulate(
-                rulebook::Host::Claude,
+                rulebook::tool("claude").unwrap(),
                 &rulebook::HostOptions::new(root, root.join("no-home")),
             )
         }),

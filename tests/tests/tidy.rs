@@ -5,11 +5,31 @@
 use std::collections::BTreeMap;
 use std::process::Command;
 
-/// For each crate, the workspace crates it may depend on (normal dependencies).
-fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
+/// The provider crates of the facade's list (`crates/rulebook/providers.txt`, the one list
+/// of providers and tools).
+fn listed_providers() -> Vec<String> {
+    let list =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/rulebook/providers.txt");
+    std::fs::read_to_string(list)
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("tool "))
+        .map(|l| format!("rulebook-provider-{}", l.split('|').next().unwrap().trim()))
+        .collect()
+}
+
+/// For each crate, the workspace crates it may depend on (normal dependencies): exactly
+/// these, every provider crate of the list included by name.
+fn allowed() -> BTreeMap<String, Vec<String>> {
+    let providers = listed_providers();
+    let own = |deps: &[&str]| deps.iter().map(|d| (*d).to_owned()).collect::<Vec<_>>();
+    let mut table: BTreeMap<String, Vec<String>> = BTreeMap::new();
     // A provider depends on the kit alone.
-    let providers: &[&str] = &["rulebook-kit"];
-    BTreeMap::from([
+    for provider in &providers {
+        table.insert(provider.clone(), own(&["rulebook-kit"]));
+    }
+    let fixed: BTreeMap<&str, &[&str]> = BTreeMap::from([
         ("rulebook-frontmatter", &[][..]),
         ("rulebook-rule", &["rulebook-frontmatter"][..]),
         ("rulebook-fs", &["rulebook-rule"][..]),
@@ -23,22 +43,15 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "rulebook-rule",
             ][..],
         ),
-        ("rulebook-provider-native", providers),
-        ("rulebook-provider-cursor", providers),
-        ("rulebook-provider-windsurf", providers),
-        ("rulebook-provider-cline", providers),
         ("rulebook-partition", &["rulebook-rule"][..]),
         ("rulebook-prompt", &["rulebook-rule"][..]),
         ("rulebook-protocol", &["rulebook-rule"][..]),
         ("rulebook-ttsr", &["rulebook-rule"][..]),
         ("rulebook-match", &["rulebook-rule"][..]),
-        // Host emulation: the dispatch and the guards, over the shared host types of the kit;
-        // a tool's emulation lives in its provider crate, so hosts stands above
-        // the providers it dispatches to.
-        (
-            "rulebook-hosts",
-            &["rulebook-frontmatter", "rulebook-fs", "rulebook-kit"][..],
-        ),
+        // Host emulation: the guards around a tool's own view, over the shared host types
+        // of the kit; each tool lives in its provider crate and the facade's table lists
+        // them, so hosts names no provider.
+        ("rulebook-hosts", &["rulebook-kit"][..]),
         // The discovery stage: the glue of the stages, no provider (the facade hands it the
         // table of default providers).
         (
@@ -64,10 +77,6 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "rulebook-partition",
                 "rulebook-prompt",
                 "rulebook-protocol",
-                "rulebook-provider-cline",
-                "rulebook-provider-cursor",
-                "rulebook-provider-native",
-                "rulebook-provider-windsurf",
                 "rulebook-registry",
                 "rulebook-rule",
                 "rulebook-ttsr",
@@ -99,10 +108,21 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             "rulebook-bench",
             &["rulebook", "rulebook-frontmatter", "rulebook-ttsr"][..],
         ),
-        // The oracle runner (`src/bin/oracle.rs`) reads the host fixtures.
-        ("rulebook-tests", &["rulebook-hosts"][..]),
+        // The oracle runner (`src/bin/oracle.rs`) reads the host fixtures and runs the
+        // tools of the facade's table.
+        ("rulebook-tests", &["rulebook", "rulebook-hosts"][..]),
         ("xtask", &[][..]),
-    ])
+    ]);
+    for (name, deps) in fixed {
+        table.insert(name.to_owned(), own(deps));
+    }
+    // The facade: the stage crates above, and every provider of the list (each behind its
+    // cargo feature).
+    table
+        .get_mut("rulebook")
+        .unwrap()
+        .extend(providers.iter().cloned());
+    table
 }
 
 #[test]
@@ -133,25 +153,15 @@ fn dependencies_point_one_way() {
         .collect();
     for package in packages {
         let name = package["name"].as_str().unwrap();
-        let may = if name.starts_with("rulebook-provider-") && !allowed.contains_key(name) {
-            // A provider scaffolded by `cargo xtask new-provider` follows the provider rule.
-            allowed.get("rulebook-provider-native")
-        } else {
-            allowed.get(name)
-        };
-        let Some(may) = may else {
+        let Some(may) = allowed.get(name) else {
             panic!("{name} is not in the layering table of tests/tests/tidy.rs: add it");
         };
         for dep in package["dependencies"].as_array().unwrap() {
             let dep_name = dep["name"].as_str().unwrap();
             let is_dev = dep["kind"].as_str() == Some("dev");
             if names.contains(&dep_name) && !is_dev {
-                // The facade may use every provider crate (its default providers table), and
-                // the host dispatch every provider that holds its tool's emulation.
-                let facade_provider = (name == "rulebook" || name == "rulebook-hosts")
-                    && dep_name.starts_with("rulebook-provider-");
                 assert!(
-                    may.contains(&dep_name) || facade_provider,
+                    may.iter().any(|m| m == dep_name),
                     "{name} depends on {dep_name}, which breaks the layering of ARCHITECTURE.md"
                 );
             }

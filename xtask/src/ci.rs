@@ -38,6 +38,7 @@ pub(crate) fn ci() -> Result<(), String> {
     )?;
     check_unreferenced(&references)?;
     check_providers()?;
+    one_provider_alone()?;
     // Each library crate can be packaged (and so published and consumed) alone.
     run(
         "package",
@@ -83,6 +84,41 @@ pub(crate) fn ci() -> Result<(), String> {
     mcp_client(&target)?;
     eprintln!("xtask: ci passed");
     Ok(())
+}
+
+/// The facade's features are real: with one provider's feature alone it builds that provider
+/// crate and no other (`cargo tree` shows it), and compiles.
+fn one_provider_alone() -> Result<(), String> {
+    let feature = ["--no-default-features", "--features", "cursor"];
+    let output = cargo()
+        .args(["tree", "--locked", "-p", "rulebook", "-e", "normal"])
+        .args(["--prefix", "none"])
+        .args(feature)
+        .output()
+        .map_err(|e| format!("cargo tree: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo tree failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let tree = String::from_utf8_lossy(&output.stdout);
+    let providers: BTreeSet<&str> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| name.starts_with("rulebook-provider-"))
+        .collect();
+    if providers.into_iter().collect::<Vec<_>>() != ["rulebook-provider-cursor"] {
+        return Err(format!(
+            "rulebook with the feature `cursor` alone must build rulebook-provider-cursor and no other provider; cargo tree:\n{tree}"
+        ));
+    }
+    run(
+        "check rulebook with one provider",
+        cargo()
+            .args(["check", "--locked", "-p", "rulebook"])
+            .args(feature),
+    )
 }
 
 /// The end-to-end test of `rulebook mcp` with the official Python MCP SDK

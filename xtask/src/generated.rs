@@ -55,7 +55,7 @@ pub(crate) fn read_list() -> Result<Vec<Entry>, String> {
     let mut entries: Vec<Entry> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        if line.is_empty() || line.starts_with('#') || line.starts_with("tool ") {
             continue;
         }
         let (name, reads) = line
@@ -88,6 +88,46 @@ pub(crate) fn read_list() -> Result<Vec<Entry>, String> {
     Ok(entries)
 }
 
+/// The providers whose crates hold a tool's own view (`tool NAME` lines of the list), in
+/// the order `--as` lists the tools. Each must be a listed provider.
+pub(crate) fn read_tools(list: &[Entry]) -> Result<Vec<String>, String> {
+    let path = root().join(LIST);
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut tools: Vec<String> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some(name) = line.trim().strip_prefix("tool ") else {
+            continue;
+        };
+        let name = name.trim().to_owned();
+        if !list.iter().any(|e| e.name == name) {
+            return Err(format!(
+                "{LIST}:{}: `tool {name}` names no provider of the list",
+                n + 1
+            ));
+        }
+        if tools.contains(&name) {
+            return Err(format!("{LIST}:{}: `tool {name}` is listed twice", n + 1));
+        }
+        tools.push(name);
+    }
+    Ok(tools)
+}
+
+/// Appends `tool NAME` to the list (unless it is there): the provider's crate holds a tool's
+/// own view, listed last by `--as`.
+pub(crate) fn append_tool(name: &str) -> Result<(), String> {
+    if read_tools(&read_list()?)?.iter().any(|t| t == name) {
+        return Ok(());
+    }
+    let path = root().join(LIST);
+    let mut text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!("tool {name}\n"));
+    fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Appends a provider to the list (unless it is there).
 pub(crate) fn append(name: &str, reads: &str) -> Result<(), String> {
     if read_list()?.iter().any(|e| e.name == name) {
@@ -104,6 +144,11 @@ pub(crate) fn append(name: &str, reads: &str) -> Result<(), String> {
 
 /// The facade's `src/table.rs`, formatted by rustfmt.
 fn table_rs(list: &[Entry]) -> Result<String, String> {
+    let mut tools = String::new();
+    for name in read_tools(list)? {
+        let ident = format!("rulebook_provider_{}", name.replace('-', "_"));
+        tools.push_str(&format!("#[cfg(feature = \"{name}\")]\n{ident}::TOOL,\n"));
+    }
     let mut reexports = String::new();
     let mut boxes = String::new();
     let mut skills = String::new();
@@ -144,7 +189,14 @@ fn table_rs(list: &[Entry]) -> Result<String, String> {
 //! file whole.
 
 use rulebook_discover::ProviderTable;
+use rulebook_hosts::Host;
 use rulebook_registry::{{Provider, RuleCapability, SkillCapability}};
+
+/// The tools with their own view (`--as TOOL`), each its provider crate's `TOOL` behind
+/// the crate's feature, in the order `--as` lists them (the `tool` lines of
+/// `providers.txt`).
+pub(crate) static TOOLS: &[Host] = &[
+{tools}];
 
 /// The default providers, for callers that build their own
 /// [`Registry`](crate::stages::registry::Registry).

@@ -4,7 +4,9 @@ use std::fs;
 use std::path::PathBuf;
 
 use super::{USAGE, cargo, root, run};
-use crate::generated::{LIST, append, drift, read_list, type_name_of, write as write_generated};
+use crate::generated::{
+    LIST, append, append_tool, drift, read_list, type_name_of, write as write_generated,
+};
 
 /// The generated files are what `providers.txt` gives, and every provider crate is listed.
 pub(crate) fn check_providers() -> Result<(), String> {
@@ -148,6 +150,11 @@ pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
 /// The keys {type_name} rules may set.
 pub const KNOWN_KEYS: &[KnownKey] = COMMON_KEYS;
 
+pub mod host;
+
+/// {type_name}, for the table of tools: `--as {name}` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::{type_name});
+
 /// The {type_name} provider (id `{name}`, priority 30).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct {type_name}Provider;
@@ -176,6 +183,67 @@ impl Provider<RuleCapability> for {type_name}Provider {{
             loader.load_dir(&user, &["md"], Level::User, None, &mut out);
         }}
         Ok(out)
+    }}
+}}
+"#
+            ),
+        )?;
+        write(
+            dir.join("src/host.rs"),
+            format!(
+                r#"//! {type_name} as the tool itself loads its rules (`--as {name}`), from its documentation:
+//! until it is checked against the real tool, the view says "documented, not verified".
+//! Write here what the tool does (its order, its cuts, its scoped rules) and the source
+//! that says so; give [`{type_name}::version`] when goldens recorded from the real tool hold it.
+
+use rulebook_kit::host::documented::{{render, rule_files, start}};
+use rulebook_kit::host::{{HostOptions, HostView, Scope, Status, Tool, util}};
+
+/// {type_name}: every `.{name}/rules/*.md` of the project, whole, at start.
+pub fn emulate(options: &HostOptions) -> HostView {{
+    let mut view = start(crate::TOOL);
+    let mut bodies = Vec::new();
+    for path in rule_files(&options.cwd().join(".{name}/rules"), &["md"]) {{
+        let Some(text) = util::read_text(&path) else {{
+            continue;
+        }};
+        let (_, body) = util::frontmatter(&text);
+        view.push(path, Scope::Project, Status::Loaded, "a rule file, loaded at start");
+        bodies.push(body);
+    }}
+    render(&mut view, &bodies);
+    view
+}}
+
+/// {type_name} as a [`Tool`]: its metadata, its view ([`emulate`]) and its lints.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct {type_name};
+
+impl Tool for {type_name} {{
+    fn id(&self) -> &'static str {{
+        "{name}"
+    }}
+
+    fn name(&self) -> &'static str {{
+        "{type_name}"
+    }}
+
+    fn provider(&self) -> &'static str {{
+        "{name}"
+    }}
+
+    fn source(&self) -> &'static str {{
+        "{type_name}'s documentation"
+    }}
+
+    fn emulate(&self, options: &HostOptions) -> HostView {{
+        emulate(options)
+    }}
+
+    /// Findings of `check --as {name}` about forms this tool misreads: none yet.
+    fn lints(&self, rules: &[&rulebook_kit::Rule]) -> Vec<rulebook_kit::Diagnostic> {{
+        let _ = rules;
+        Vec::new()
     }}
 }}
 "#
@@ -215,10 +283,11 @@ fn scenarios() {{
     }
     // The wiring: a line of the list, and the files generated from it.
     append(name, &format!("{type_name}: `.{name}/rules/*.md`."))?;
+    append_tool(name)?;
     write_generated(&read_list()?)?;
     run("fmt", cargo().args(["fmt", "--all"]))?;
     eprintln!(
-        "xtask: {krate} is created and wired (workspace dependency, facade feature `{name}` on by default, the default providers table). Next: `cargo test -p {krate}`, review the snapshot, and `cargo xtask ci`."
+        "xtask: {krate} is created and wired (workspace dependency, facade feature `{name}` on by default, the default providers table, `--as {name}` in the table of tools). Next: `cargo test -p {krate}`, review the snapshot, and `cargo xtask ci`."
     );
     Ok(())
 }

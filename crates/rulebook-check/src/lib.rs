@@ -249,7 +249,7 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
     // The tools' views serve `--as` and the duplicate finding; without either, none is read.
     let hosts: Vec<Host> = match options.host {
         Some(host) => vec![host],
-        None if options.keeps(DiagnosticCode::DuplicateLoad) => Host::ALL.to_vec(),
+        None if options.keeps(DiagnosticCode::DuplicateLoad) => rulebook::tools().to_vec(),
         None => Vec::new(),
     };
     let host_options = HostOptions::new(book.cwd(), book.home());
@@ -282,11 +282,7 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
             .collect();
         // Findings on how another tool's provider reads a file are not this tool's: Crush
         // reads `.cursor/rules` raw, so Cursor's frontmatter findings do not concern it.
-        let id = match options.host {
-            Some(Host::Codex) => "agents-md",
-            Some(host) => host.id(),
-            None => "",
-        };
+        let id = options.host.map_or("", Host::provider);
         let own = book
             .providers()
             .iter()
@@ -352,51 +348,14 @@ fn duplicate_loads(views: &[HostView]) -> Vec<Diagnostic> {
     out
 }
 
-/// Forms a tool's earlier versions are known to ignore (`check --as TOOL`), each with the report that shows it; the pinned version's own misreadings are its
-/// provider's findings already (Copilot's `applyTo` list, Kiro's comma string, Cline's
-/// non-list `paths`, Crush's lower-case names).
+/// The tool's own findings (`check --as TOOL`): forms its earlier versions are known to
+/// ignore, each with the report that shows it ([`Tool::lints`](rulebook::Tool::lints)); the
+/// pinned version's own misreadings are its provider's findings already.
 fn tool_lints(book: &Rulebook, host: Host) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    if host != Host::Claude {
-        return out;
-    }
-    for entry in book.all() {
-        let rule = &entry.item;
-        if rule.source.provider != "claude" || rule.frontmatter.get("paths").is_none() {
-            continue;
-        }
-        let text = head(&rule.path);
-        let line = key_line(&text, "paths");
-        let written = line
-            .and_then(|l| text.lines().nth(l - 1))
-            .unwrap_or_default()
-            .trim_start_matches("paths:")
-            .trim();
-        let why = match rule.frontmatter.get("paths") {
-            Some(rulebook::stages::rule::Value::List(_)) => Some(
-                "Claude Code before 2.1.84 never matched a `paths:` written as a YAML list, so such a rule never loaded (anthropics/claude-code#16853; \"now accepts a YAML list of globs\" in its 2.1.84 changelog)",
-            ),
-            Some(rulebook::stages::rule::Value::String(_)) if written.starts_with(['"', '\'']) => {
-                Some(
-                    "Claude Code 2.1 before 2.1.84 was reported to skip a quoted `paths:` string while it read the same glob unquoted (anthropics/claude-code#17204)",
-                )
-            }
-            Some(rulebook::stages::rule::Value::String(_)) => Some(
-                "Claude Code 2.0 and early 2.1 were reported to ignore a `paths:` string and read only a YAML list (anthropics/claude-code#16038)",
-            ),
-            _ => None,
-        };
-        if let Some(why) = why {
-            out.push(
-                finding(
-                    DiagnosticCode::ToolsDiffer,
-                    &rule.path,
-                    line,
-                    format!("{why}; Claude Code 2.1.332, which the emulation follows, reads this rule as written"),
-                )
-                .with_provider(rule.source.provider_name.clone()),
-            );
-        }
+    let rules: Vec<&Rule> = book.all().iter().map(|entry| &entry.item).collect();
+    let mut out = host.tool().lints(&rules);
+    for d in &mut out {
+        d.severity = severity(d.code);
     }
     out
 }

@@ -137,11 +137,11 @@ fn check_as_one_tool_keeps_its_files_and_its_duplicates() {
             .collect::<Vec<_>>()
     };
     assert_eq!(
-        findings(rulebook::Host::Crush),
+        findings(rulebook::tool("crush").unwrap()),
         ["duplicate-load:CLAUDE.md"]
     );
-    assert!(findings(rulebook::Host::Claude).is_empty());
-    let cursor = findings(rulebook::Host::Cursor);
+    assert!(findings(rulebook::tool("claude").unwrap()).is_empty());
+    let cursor = findings(rulebook::tool("cursor").unwrap());
     assert!(
         cursor.contains(&"glob-matches-nothing:dead.mdc".to_owned()),
         "{cursor:?}"
@@ -179,7 +179,7 @@ fn check_as_claude_names_the_paths_forms_older_versions_ignored() {
     let book = Rulebook::discover(&p, Some(dir.path().join("home")), &Options::new());
     let report = check(
         &book,
-        &CheckOptions::new().host(Some(rulebook::Host::Claude)),
+        &CheckOptions::new().host(Some(rulebook::tool("claude").unwrap())),
     );
     let said: Vec<(String, String)> = report
         .findings

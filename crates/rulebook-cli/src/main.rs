@@ -25,7 +25,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use rulebook::{Host, Options, Profile, Rulebook};
 
 use printer::Printer;
@@ -88,9 +88,7 @@ pub(crate) struct Cli {
     no_provider: Vec<String>,
 
     /// Answer as one real tool would load the rules here (list, explain, prompt, match,
-    /// check): codex, claude, gemini, cline, continue (checked against the real tools), or
-    /// cursor, windsurf, copilot, kiro, zed, qwen, kilocode, amazonq, trae, augment, junie,
-    /// warp, crush, goose, openhands, firebase, jetbrains-ai (documented, not verified).
+    /// check); the tools are listed from the table of tools (see `command`).
     #[arg(long = "as", global = true, value_name = "TOOL", value_parser = shell::HostParser,
           hide_possible_values = true)]
     host: Option<Host>,
@@ -235,15 +233,24 @@ enum Command {
     },
 }
 
+/// The command line: the derived one, with the help of `--as` naming the tools of the
+/// table this build holds.
+fn command() -> clap::Command {
+    Cli::command().mut_arg("host", |arg| arg.help(shell::as_help()))
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
     // Commands that need no discovery.
     match &cli.command {
         Command::Completions { shell } => {
-            let mut command = Cli::command();
+            let mut command = command();
             let shell = match shell {
                 ShellArg::Bash => clap_complete::Shell::Bash,
                 ShellArg::Zsh => clap_complete::Shell::Zsh,
@@ -255,8 +262,8 @@ fn main() -> ExitCode {
             return emit(&out, ExitCode::SUCCESS);
         }
         Command::Man { dir: Some(dir) } => {
-            if let Err(err) = std::fs::create_dir_all(dir)
-                .and_then(|()| clap_mangen::generate_to(Cli::command(), dir))
+            if let Err(err) =
+                std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(command(), dir))
             {
                 eprintln!(
                     "rulebook: cannot write the man pages to {}: {err}",
@@ -268,7 +275,7 @@ fn main() -> ExitCode {
         }
         Command::Man { dir: None } => {
             let mut out = Vec::new();
-            if let Err(err) = clap_mangen::Man::new(Cli::command()).render(&mut out) {
+            if let Err(err) = clap_mangen::Man::new(command()).render(&mut out) {
                 eprintln!("rulebook: cannot render the man page: {err}");
                 return ExitCode::FAILURE;
             }

@@ -44,7 +44,7 @@ impl TypedValueParser for HostParser {
         value: &OsStr,
     ) -> Result<rulebook::Host, clap::Error> {
         let id = StringValueParser::new().parse_ref(cmd, arg, value)?;
-        rulebook::Host::from_id(&id).ok_or_else(|| {
+        rulebook::tool(&id).ok_or_else(|| {
             clap::Error::raw(
                 clap::error::ErrorKind::InvalidValue,
                 format!(
@@ -63,7 +63,27 @@ impl TypedValueParser for HostParser {
 
 /// The ids of the tools `--as` emulates.
 pub(crate) fn hosts() -> Vec<String> {
-    rulebook::Host::ALL.map(|h| h.id().to_owned()).to_vec()
+    rulebook::tools()
+        .iter()
+        .map(|h| h.id().to_owned())
+        .collect()
+}
+
+/// The help of `--as`: the tools of the table, those checked against the real tool first.
+pub(crate) fn as_help() -> String {
+    let ids = |verified: bool| {
+        rulebook::tools()
+            .iter()
+            .filter(|h| h.verified() == verified)
+            .map(|h| h.id())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "Answer as one real tool would load the rules here (list, explain, prompt, match, check): {} (checked against the real tools), or {} (documented, not verified)",
+        ids(true),
+        ids(false)
+    )
 }
 
 /// The ids of the default providers.
@@ -174,19 +194,14 @@ fn names_for(text: &str, subcommand: &str, what: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
-
     use super::*;
 
     /// The bash script completes the known values of `--as`, `--providers` and `check
     /// --select`, and asks `rulebook complete` for the names of `read` and `explain`.
     #[test]
     fn bash_completes_values_and_rule_names() {
-        let script = String::from_utf8(script(
-            clap_complete::Shell::Bash,
-            &mut crate::Cli::command(),
-        ))
-        .unwrap_or_default();
+        let script = String::from_utf8(script(clap_complete::Shell::Bash, &mut crate::command()))
+            .unwrap_or_default();
         let after = |option: &str| {
             let at = script
                 .find(&format!("                {option})\n"))

@@ -36,9 +36,9 @@ pub struct Case {
     /// Files to generate: a line naming the file, then lines of `marker` up to `bytes`.
     #[serde(default)]
     pub generate: Vec<Generated>,
-    /// Hosts this case is run through (default: every verified host).
+    /// The ids of the tools this case is run through (default: every verified tool).
     #[serde(default)]
-    pub hosts: Vec<Host>,
+    pub hosts: Vec<String>,
     /// Known differences between the emulation and the real tool: `"<host>@<cwd>"` → cause.
     #[serde(default)]
     pub differs: BTreeMap<String, String>,
@@ -68,13 +68,22 @@ impl Case {
         })
     }
 
-    /// The hosts to run: those named, else every verified one.
-    pub fn hosts(&self) -> Vec<Host> {
+    /// The tools of `table` to run: those named, else every verified one; an id the
+    /// table does not hold is an error.
+    pub fn hosts(&self, table: &[Host]) -> Result<Vec<Host>, String> {
         if self.hosts.is_empty() {
-            Host::ALL.into_iter().filter(|h| h.verified()).collect()
-        } else {
-            self.hosts.clone()
+            return Ok(table.iter().copied().filter(|h| h.verified()).collect());
         }
+        self.hosts
+            .iter()
+            .map(|id| {
+                table
+                    .iter()
+                    .copied()
+                    .find(|h| h.id() == id)
+                    .ok_or_else(|| format!("unknown tool `{id}` in case.json"))
+            })
+            .collect()
     }
 
     /// Copies `dir/tree` into `into` (which must exist) and adds the case's markers, links
@@ -208,10 +217,7 @@ pub fn golden_of(view: &HostView, root: &Path, cwd: &str) -> Golden {
             .loaded()
             // Gemini CLI's own list of its files (what a golden record holds) names the
             // files it found, not those their imports brought in: those are in the text.
-            .filter(|f| {
-                !matches!(view.host, crate::Host::Gemini | crate::Host::Qwen)
-                    || f.imported_by.is_none()
-            })
+            .filter(|f| view.host.tool().lists_imported_files() || f.imported_by.is_none())
             .map(|f| GoldenFile {
                 path: relative(root, &f.path),
                 truncated_at: match f.status {

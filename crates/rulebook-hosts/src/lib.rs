@@ -3,13 +3,11 @@
 //! model. The union view of `rulebook` answers "what does an agent built on rulebook see";
 //! this crate answers "why does Claude not see my rule, when Cursor does?".
 //!
-//! Each [`Host`] is pinned to one version. Codex, Claude Code, Gemini CLI, Cline, Continue and Qwen Code
-//! were run offline on fixture trees (`cargo xtask oracle`), and their emulations are checked
-//! against what those runs recorded ([`Host::verified`]); the others (Cursor, Windsurf,
-//! Copilot in VS Code, Kiro, Zed, Kilo Code, Amazon Q, Trae, Augment, Junie,
-//! Warp, Crush, Goose, OpenHands, Firebase Studio, JetBrains AI Assistant) cannot be run
-//! here and follow their documentation or source: their views say "documented, not
-//! verified".
+//! Each tool ([`Tool`], held by a [`Host`]) lives in its provider crate and is pinned to one
+//! version. The tools that can be run here were run offline on fixture trees (`cargo xtask
+//! oracle`), and their views are checked against what those runs recorded
+//! ([`Host::verified`]); the others follow their documentation or source, and their views
+//! say "documented, not verified".
 //!
 //! An emulation reads the file system as the tool does, not as rulebook's providers do: no
 //! project boundary (E10), no size cap but the tool's own, the tool's own walk. Files are
@@ -27,14 +25,15 @@
 //!   (Codex only up to its 32 KiB budget), so a view over a larger file says, in a note,
 //!   that what lies past the first MiB is not in it.
 //!
-//! Each tool's emulation lives in its provider crate (`rulebook_provider_claude::host`, ...),
-//! written on the kit's shared shape (`rulebook_kit::host`); this crate is the dispatch
-//! ([`emulate`]), the two guards, and the golden files' format ([`fixture`]).
+//! Each tool's emulation lives in its provider crate (`rulebook_provider_claude::TOOL`, ...),
+//! written on the kit's shared shape (`rulebook_kit::host`); the facade's table lists them
+//! (`rulebook::tools()`). This crate runs one ([`emulate`]) behind the two guards, and holds
+//! the golden files' format ([`fixture`]). It names no tool.
 //!
-//! Depends on `rulebook-kit` and the provider crates whose tools it emulates.
+//! Depends on `rulebook-kit` alone.
 //!
 //! ```
-//! use rulebook_hosts::{emulate, Host, HostOptions};
+//! use rulebook_hosts::{emulate, HostOptions};
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! let (project, home) = (dir.path().join("p"), dir.path().join("h"));
@@ -42,7 +41,8 @@
 //! std::fs::create_dir_all(&home).unwrap();
 //! std::fs::write(project.join("AGENTS.md"), "Run the tests.\n").unwrap();
 //!
-//! let view = emulate(Host::Codex, &HostOptions::new(&project, &home));
+//! let codex = rulebook::tool("codex").unwrap();
+//! let view = emulate(codex, &HostOptions::new(&project, &home));
 //! assert_eq!(view.loaded().count(), 1);
 //! assert!(view.prompt.contains("<INSTRUCTIONS>\nRun the tests.\n\n</INSTRUCTIONS>"));
 //! ```
@@ -53,36 +53,13 @@ use std::path::{Path, PathBuf};
 
 pub(crate) use rulebook_kit::host::util;
 pub use rulebook_kit::host::{
-    Duplicate, Host, HostFile, HostOptions, HostSkill, HostView, Scope, SkillStatus, Status,
+    Duplicate, Host, HostFile, HostOptions, HostSkill, HostView, Scope, SkillStatus, Status, Tool,
 };
 
-/// What `host` loads when started in `options.cwd()` by the user of `options.home()`.
+/// What `host` loads when started in `options.cwd()` by the user of `options.home()`: the
+/// tool's own view, behind the two guards of the crate's docs.
 pub fn emulate(host: Host, options: &HostOptions) -> HostView {
-    let view = match host {
-        Host::Codex => rulebook_provider_agents_md::host::emulate(options),
-        Host::Claude => rulebook_provider_claude::host::emulate(options),
-        Host::Gemini => rulebook_provider_gemini::host::emulate(options),
-        Host::Cline => rulebook_provider_cline::host::emulate(options),
-        Host::Continue => rulebook_provider_continue::host::emulate(options),
-        Host::Cursor => rulebook_provider_cursor::host::emulate(options),
-        Host::Windsurf => rulebook_provider_windsurf::host::emulate(options),
-        Host::Copilot => rulebook_provider_copilot::host::emulate(options),
-        Host::Kiro => rulebook_provider_kiro::host::emulate(options),
-        Host::Zed => rulebook_provider_zed::host::emulate(options),
-        Host::Qwen => rulebook_provider_qwen::host::emulate(options),
-        Host::Kilocode => rulebook_provider_kilocode::host::emulate(options),
-        Host::Amazonq => rulebook_provider_amazonq::host::emulate(options),
-        Host::Trae => rulebook_provider_trae::host::emulate(options),
-        Host::Augment => rulebook_provider_augment::host::emulate(options),
-        Host::Junie => rulebook_provider_junie::host::emulate(options),
-        Host::Warp => rulebook_provider_warp::host::emulate(options),
-        Host::Crush => rulebook_provider_crush::host::emulate(options),
-        Host::Goose => rulebook_provider_goose::host::emulate(options),
-        Host::Openhands => rulebook_provider_openhands::host::emulate(options),
-        Host::Firebase => rulebook_provider_firebase::host::emulate(options),
-        Host::JetbrainsAi => rulebook_provider_jetbrains_ai::host::emulate(options),
-    };
-    guard(view, options).finish()
+    guard(host.tool().emulate(options), options).finish()
 }
 
 /// The two guards of the crate's docs: files reached through links out of the project are
@@ -189,43 +166,4 @@ fn guard(mut view: HostView, options: &HostOptions) -> HostView {
         ));
     }
     view
-}
-
-#[cfg(all(test, unix))]
-mod tests {
-    use super::*;
-
-    /// Link loops in the rule directories the emulations list themselves end.
-    #[test]
-    fn link_loops_end() {
-        let dir = tempfile::tempdir().unwrap();
-        let (r, h) = (dir.path().join("r"), dir.path().join("h"));
-        for d in [
-            r.join(".git"),
-            r.join(".claude/rules"),
-            r.join(".continue/rules"),
-            h.clone(),
-        ] {
-            std::fs::create_dir_all(d).unwrap();
-        }
-        std::fs::write(r.join(".claude/rules/a.md"), "A\n").unwrap();
-        std::fs::write(r.join(".continue/rules/b.md"), "B\n").unwrap();
-        for (link, target) in [
-            (".claude/rules/x", ".."),
-            (".claude/rules/y", "."),
-            (".continue/rules/x", ".."),
-            (".continue/rules/y", "."),
-        ] {
-            std::os::unix::fs::symlink(target, r.join(link)).unwrap();
-        }
-        for host in Host::ALL {
-            let view = emulate(host, &HostOptions::new(&r, &h));
-            assert!(view.files.len() < 50, "{host}: {} files", view.files.len());
-        }
-        let claude = emulate(Host::Claude, &HostOptions::new(&r, &h));
-        assert_eq!(
-            claude.loaded().filter(|f| f.path.ends_with("a.md")).count(),
-            1
-        );
-    }
 }

@@ -14,151 +14,112 @@ pub mod documented;
 pub mod imports;
 pub mod util;
 
-/// One real tool whose loading of rule files can be emulated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Host {
-    /// Codex CLI (`@openai/codex`).
-    Codex,
-    /// Anthropic Claude Code.
-    Claude,
-    /// Google Gemini CLI.
-    Gemini,
-    /// Cline CLI.
-    Cline,
-    /// Continue CLI (`cn`).
-    Continue,
-    /// Cursor (documented, not verified).
-    Cursor,
-    /// Windsurf (documented, not verified).
-    Windsurf,
-    /// GitHub Copilot in VS Code (documented, not verified).
-    Copilot,
-    /// Kiro (documented, not verified).
-    Kiro,
-    /// Zed (documented, not verified).
-    Zed,
-    /// Qwen Code (`@qwen-code/qwen-code`).
-    Qwen,
-    /// Kilo Code (documented, not verified).
-    Kilocode,
-    /// Amazon Q Developer in the IDE (documented, not verified).
-    Amazonq,
-    /// Trae (documented, not verified).
-    Trae,
-    /// Augment Code (documented, not verified).
-    Augment,
-    /// JetBrains Junie (documented, not verified).
-    Junie,
-    /// Warp (documented from its source, not verified).
-    Warp,
-    /// Crush (documented from its source, not verified).
-    Crush,
-    /// Goose (documented from its source, not verified).
-    Goose,
-    /// OpenHands (documented from its source, not verified).
-    Openhands,
-    /// Firebase Studio (documented, not verified).
-    Firebase,
-    /// JetBrains AI Assistant (documented, not verified).
-    JetbrainsAi,
+/// Everything rulebook knows of one real tool: who it is, which version its view
+/// reproduces and where that behaviour comes from, and its own view of a directory (what
+/// it loads, in its order, cut where it cuts). A provider crate implements it for its tool
+/// and exports the [`Host`] that wraps it; the facade's table of tools lists those, and
+/// nothing else names a tool.
+///
+/// ```
+/// use rulebook_kit::host::{Host, HostOptions, HostView, Tool};
+///
+/// /// A tool that reads nothing.
+/// struct Quiet;
+///
+/// impl Tool for Quiet {
+///     fn id(&self) -> &'static str {
+///         "quiet"
+///     }
+///     fn name(&self) -> &'static str {
+///         "Quiet"
+///     }
+///     fn provider(&self) -> &'static str {
+///         "quiet"
+///     }
+///     fn source(&self) -> &'static str {
+///         "its documentation"
+///     }
+///     fn emulate(&self, _options: &HostOptions) -> HostView {
+///         HostView::new(QUIET)
+///     }
+/// }
+///
+/// const QUIET: Host = Host::new(&Quiet);
+/// assert_eq!(QUIET.id(), "quiet");
+/// assert_eq!(QUIET.provenance(), "Quiet: documented, not verified");
+/// ```
+pub trait Tool: Send + Sync {
+    /// The id used on the command line (`--as codex`): lower case, `-` between words.
+    fn id(&self) -> &'static str;
+
+    /// The tool's name (`Codex CLI`).
+    fn name(&self) -> &'static str;
+
+    /// The version the view reproduces: the release the oracle ran, or `None` for a tool
+    /// whose view follows its documentation or source.
+    fn version(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The id of the provider of the union view that reads this tool's own files: its
+    /// findings are the ones `check --as` keeps for the tool.
+    fn provider(&self) -> &'static str;
+
+    /// Where the view's behaviour comes from: the oracle's run for a verified tool, the
+    /// documentation or source followed otherwise.
+    fn source(&self) -> &'static str;
+
+    /// What the tool loads when started in `options.cwd()` by the user of
+    /// `options.home()`. The guards against links out of the project are applied by the
+    /// caller (`rulebook_hosts::emulate`), not here.
+    fn emulate(&self, options: &HostOptions) -> HostView;
+
+    /// Findings about `rules` (the union view's rules) that concern this tool alone: forms
+    /// its earlier versions misread, say (`check --as TOOL`). None by default.
+    fn lints(&self, rules: &[&rulebook_rule::Rule]) -> Vec<rulebook_rule::Diagnostic> {
+        let _ = rules;
+        Vec::new()
+    }
+
+    /// Whether the tool's own list of the files it loaded (what a golden record holds)
+    /// names the files its imports brought in, or only those it found (Gemini CLI and
+    /// Qwen Code list what they found; the imports are in the text).
+    fn lists_imported_files(&self) -> bool {
+        true
+    }
 }
 
+/// One tool, as a value: a handle on its [`Tool`], cheap to copy, compared by id. Tools
+/// are registered by their crates (`rulebook_provider_claude::TOOL`) and listed by the
+/// facade's table (`rulebook::tools()`).
+#[derive(Clone, Copy)]
+pub struct Host(&'static dyn Tool);
+
 impl Host {
-    /// Every host, in the order of the CLI's `--as` values.
-    pub const ALL: [Host; 22] = [
-        Host::Codex,
-        Host::Claude,
-        Host::Gemini,
-        Host::Cline,
-        Host::Continue,
-        Host::Cursor,
-        Host::Windsurf,
-        Host::Copilot,
-        Host::Kiro,
-        Host::Zed,
-        Host::Qwen,
-        Host::Kilocode,
-        Host::Amazonq,
-        Host::Trae,
-        Host::Augment,
-        Host::Junie,
-        Host::Warp,
-        Host::Crush,
-        Host::Goose,
-        Host::Openhands,
-        Host::Firebase,
-        Host::JetbrainsAi,
-    ];
+    /// The handle of `tool`.
+    pub const fn new(tool: &'static dyn Tool) -> Self {
+        Self(tool)
+    }
+
+    /// The tool itself.
+    pub fn tool(self) -> &'static dyn Tool {
+        self.0
+    }
 
     /// The id used on the command line (`--as codex`).
     pub fn id(self) -> &'static str {
-        match self {
-            Host::Codex => "codex",
-            Host::Claude => "claude",
-            Host::Gemini => "gemini",
-            Host::Cline => "cline",
-            Host::Continue => "continue",
-            Host::Cursor => "cursor",
-            Host::Windsurf => "windsurf",
-            Host::Copilot => "copilot",
-            Host::Kiro => "kiro",
-            Host::Zed => "zed",
-            Host::Qwen => "qwen",
-            Host::Kilocode => "kilocode",
-            Host::Amazonq => "amazonq",
-            Host::Trae => "trae",
-            Host::Augment => "augment",
-            Host::Junie => "junie",
-            Host::Warp => "warp",
-            Host::Crush => "crush",
-            Host::Goose => "goose",
-            Host::Openhands => "openhands",
-            Host::Firebase => "firebase",
-            Host::JetbrainsAi => "jetbrains-ai",
-        }
+        self.0.id()
     }
 
     /// The tool's name.
     pub fn display_name(self) -> &'static str {
-        match self {
-            Host::Codex => "Codex CLI",
-            Host::Claude => "Claude Code",
-            Host::Gemini => "Gemini CLI",
-            Host::Cline => "Cline CLI",
-            Host::Continue => "Continue CLI (cn)",
-            Host::Cursor => "Cursor",
-            Host::Windsurf => "Windsurf",
-            Host::Copilot => "GitHub Copilot (VS Code)",
-            Host::Kiro => "Kiro",
-            Host::Zed => "Zed",
-            Host::Qwen => "Qwen Code",
-            Host::Kilocode => "Kilo Code",
-            Host::Amazonq => "Amazon Q Developer",
-            Host::Trae => "Trae",
-            Host::Augment => "Augment",
-            Host::Junie => "Junie",
-            Host::Warp => "Warp",
-            Host::Crush => "Crush",
-            Host::Goose => "Goose",
-            Host::Openhands => "OpenHands",
-            Host::Firebase => "Firebase Studio",
-            Host::JetbrainsAi => "JetBrains AI Assistant",
-        }
+        self.0.name()
     }
 
     /// The version the emulation reproduces: the npm release the oracle ran, or `None` for a
     /// tool that follows its documentation.
     pub fn version(self) -> Option<&'static str> {
-        match self {
-            Host::Codex => Some("0.171.0"),
-            Host::Claude => Some("2.1.332"),
-            Host::Gemini => Some("0.61.0"),
-            Host::Cline => Some("3.0.65"),
-            Host::Continue => Some("1.5.47"),
-            Host::Qwen => Some("0.24.4"),
-            _ => None,
-        }
+        self.0.version()
     }
 
     /// Whether the emulation was checked against the real tool (golden files in
@@ -175,23 +136,55 @@ impl Host {
         }
     }
 
-    /// The host of an id (`codex`, `claude`, ...).
-    pub fn from_id(id: &str) -> Option<Host> {
-        Host::ALL.into_iter().find(|h| h.id() == id)
+    /// The id of the union view's provider that reads this tool's files ([`Tool::provider`]).
+    pub fn provider(self) -> &'static str {
+        self.0.provider()
     }
 }
 
-/// A host by its id (`"claude"`), as fixture files name it.
-impl<'de> serde::Deserialize<'de> for Host {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let id = String::deserialize(d)?;
-        Host::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("unknown host `{id}`")))
+impl PartialEq for Host {
+    fn eq(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for Host {}
+
+/// Hosts are ordered by id (the table's own order is the order of `rulebook::tools()`).
+impl PartialOrd for Host {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Host {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.id().cmp(other.id())
+    }
+}
+
+impl std::hash::Hash for Host {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id().hash(state);
+    }
+}
+
+impl fmt::Debug for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Host").field(&self.id()).finish()
     }
 }
 
 impl fmt::Display for Host {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())
+    }
+}
+
+/// A host serializes as its id (`"claude"`).
+impl Serialize for Host {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
     }
 }
 

@@ -720,7 +720,7 @@ fn files_of_the_same_text_are_loaded_twice() {
     if cfg!(unix) {
         names.push("link.md");
     }
-    let mut view = HostView::new(Host::Crush);
+    let mut view = HostView::new(Host::new(&AnyTool));
     for name in &names {
         view.push(p(name), Scope::Project, Status::Loaded, "test");
     }
@@ -741,4 +741,29 @@ fn files_of_the_same_text_are_loaded_twice() {
     };
     assert_eq!(shown, expected);
     assert_eq!(found[0].bytes_lost, if cfg!(unix) { 20 } else { 10 });
+}
+
+/// A tool for the views these tests build by hand: it loads nothing itself.
+struct AnyTool;
+
+impl rulebook_kit::host::Tool for AnyTool {
+    fn id(&self) -> &'static str {
+        "any"
+    }
+
+    fn name(&self) -> &'static str {
+        "Any"
+    }
+
+    fn provider(&self) -> &'static str {
+        "any"
+    }
+
+    fn source(&self) -> &'static str {
+        "these tests"
+    }
+
+    fn emulate(&self, _options: &rulebook_kit::host::HostOptions) -> rulebook_kit::host::HostView {
+        rulebook_kit::host::HostView::new(rulebook_kit::host::Host::new(&AnyTool))
+    }
 }

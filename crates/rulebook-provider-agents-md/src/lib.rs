@@ -39,6 +39,9 @@
 
 pub mod host;
 
+/// Codex CLI, for the table of tools: `--as codex` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Codex);
+
 use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, rule_files, start};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 use crate::MAX_CHARS;
 
@@ -13,7 +13,7 @@ pub const MAX_FILES: usize = 100;
 /// Amazon Q: `.amazonq/rules/**/*.md`, then `README.md` and `AmazonQ.md` at the workspace
 /// root; each cut at 40,960 characters; at most 100 files.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Amazonq);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     let root = options.cwd();
     let mut files: Vec<_> = rule_files(&root.join(".amazonq/rules"), &["md"])
@@ -58,4 +58,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     render(&mut view, &bodies);
     view
+}
+
+/// Amazon Q Developer as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Amazonq;
+
+impl Tool for Amazonq {
+    fn id(&self) -> &'static str {
+        "amazonq"
+    }
+
+    fn name(&self) -> &'static str {
+        "Amazon Q Developer"
+    }
+
+    fn provider(&self) -> &'static str {
+        "amazonq"
+    }
+
+    fn source(&self) -> &'static str {
+        "Amazon Q Developer's documentation and its language server's source"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

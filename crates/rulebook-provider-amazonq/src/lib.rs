@@ -33,6 +33,9 @@
 
 pub mod host;
 
+/// Amazon Q Developer, for the table of tools: `--as amazonq` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Amazonq);
+
 use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};

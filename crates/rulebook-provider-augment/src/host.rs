@@ -3,13 +3,13 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, scoped_below, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Augment: `AGENTS.md` and `CLAUDE.md` at the workspace root, `.augment-guidelines`,
 /// `.augment/rules/**` by type, `~/.augment/rules/**` always, the user guidelines;
 /// `AGENTS.md`/`CLAUDE.md` of a subdirectory when work touches it.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Augment);
+    let mut view = start(crate::TOOL);
     view.notes.push(
         "Augment sends its rules to its server, which builds the prompt: the order and wrapping are not known".to_owned(),
     );
@@ -101,4 +101,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     );
     render(&mut view, &bodies);
     view
+}
+
+/// Augment as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Augment;
+
+impl Tool for Augment {
+    fn id(&self) -> &'static str {
+        "augment"
+    }
+
+    fn name(&self) -> &'static str {
+        "Augment"
+    }
+
+    fn provider(&self) -> &'static str {
+        "augment"
+    }
+
+    fn source(&self) -> &'static str {
+        "Augment's documentation and the Auggie CLI's bundle (read, not run)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

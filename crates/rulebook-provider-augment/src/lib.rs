@@ -35,6 +35,9 @@
 
 pub mod host;
 
+/// Augment, for the table of tools: `--as augment` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Augment);
+
 use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};

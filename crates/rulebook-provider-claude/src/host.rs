@@ -23,7 +23,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use rulebook_kit::host::{Host, HostFile, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostFile, HostOptions, HostView, Scope, Status, Tool, util};
 
 const MAX_IMPORT_DEPTH: usize = 4;
 
@@ -61,7 +61,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
     let mut loader = Loader {
         cwd,
         home,
-        view: HostView::new(Host::Claude),
+        view: HostView::new(crate::TOOL),
         entries: Vec::new(),
         seen: HashSet::new(),
         project_texts: Vec::new(),
@@ -449,6 +449,89 @@ fn imports(text: &str) -> Vec<String> {
         .into_iter()
         .map(|t| t.path.to_string())
         .collect()
+}
+
+/// Claude Code as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Claude;
+
+impl Tool for Claude {
+    fn id(&self) -> &'static str {
+        "claude"
+    }
+
+    fn name(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn version(&self) -> Option<&'static str> {
+        Some("2.1.332")
+    }
+
+    fn provider(&self) -> &'static str {
+        "claude"
+    }
+
+    fn source(&self) -> &'static str {
+        "goldens recorded from Claude Code 2.1.332 run offline (a loopback recorder and the `InstructionsLoaded` hook, `cargo xtask oracle`)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
+
+    /// `paths:` forms earlier Claude Code versions are known to ignore, each with the
+    /// report that shows it: Claude Code 2.1.332 reads them all.
+    fn lints(&self, rules: &[&rulebook_kit::Rule]) -> Vec<rulebook_kit::Diagnostic> {
+        path_lints(rules)
+    }
+}
+
+/// The findings of [`Claude::lints`]: one a rule of this provider whose `paths:` is written
+/// in a form an earlier version skipped, at the line of the key.
+fn path_lints(rules: &[&rulebook_kit::Rule]) -> Vec<rulebook_kit::Diagnostic> {
+    use rulebook_kit::frontmatter::Value;
+    use rulebook_kit::{Diagnostic, DiagnosticCode};
+    let mut out = Vec::new();
+    for rule in rules {
+        if rule.source.provider != "claude" || rule.frontmatter.get("paths").is_none() {
+            continue;
+        }
+        // The first MiB at most, whatever the file has become since discovery.
+        let text = rulebook_kit::fs::read_prefix(&rule.path, rulebook_kit::DEFAULT_MAX_FILE_SIZE)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let line = rulebook_kit::coerce::key_line(&text, "paths");
+        let written = line
+            .and_then(|l| text.lines().nth(l - 1))
+            .unwrap_or_default()
+            .trim_start_matches("paths:")
+            .trim();
+        let why = match rule.frontmatter.get("paths") {
+            Some(Value::List(_)) => Some(
+                "Claude Code before 2.1.84 never matched a `paths:` written as a YAML list, so such a rule never loaded (anthropics/claude-code#16853; \"now accepts a YAML list of globs\" in its 2.1.84 changelog)",
+            ),
+            Some(Value::String(_)) if written.starts_with(['"', '\'']) => Some(
+                "Claude Code 2.1 before 2.1.84 was reported to skip a quoted `paths:` string while it read the same glob unquoted (anthropics/claude-code#17204)",
+            ),
+            Some(Value::String(_)) => Some(
+                "Claude Code 2.0 and early 2.1 were reported to ignore a `paths:` string and read only a YAML list (anthropics/claude-code#16038)",
+            ),
+            _ => None,
+        };
+        if let Some(why) = why {
+            out.push(
+                Diagnostic::info(
+                    DiagnosticCode::ToolsDiffer,
+                    format!("{why}; Claude Code 2.1.332, which the emulation follows, reads this rule as written"),
+                )
+                .with_path(&rule.path)
+                .at(line, line.map(|_| 1))
+                .with_provider(rule.source.provider_name.clone()),
+            );
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -45,6 +45,9 @@
 
 pub mod host;
 
+/// Claude Code, for the table of tools: `--as claude` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Claude);
+
 use rulebook_kit::skills::SkillFolders;
 use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::{Path, PathBuf};

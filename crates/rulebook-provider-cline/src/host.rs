@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
 
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 struct Entry {
     title: String,
@@ -34,7 +34,7 @@ struct Entry {
 
 /// What Cline CLI loads when started in `options.cwd()` (see the module docs).
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = HostView::new(Host::Cline);
+    let mut view = HostView::new(crate::TOOL);
     let cwd = options.cwd();
     let home = options.home();
     // The entries read so far, by title without case: a title read again replaces the
@@ -247,6 +247,36 @@ fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+/// Cline CLI as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cline;
+
+impl Tool for Cline {
+    fn id(&self) -> &'static str {
+        "cline"
+    }
+
+    fn name(&self) -> &'static str {
+        "Cline CLI"
+    }
+
+    fn version(&self) -> Option<&'static str> {
+        Some("3.0.65")
+    }
+
+    fn provider(&self) -> &'static str {
+        "cline"
+    }
+
+    fn source(&self) -> &'static str {
+        "goldens recorded from Cline CLI 3.0.65 run offline with a loopback model (`cargo xtask oracle`)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }
 
 /// Two titles in the order of [`collation_key`].

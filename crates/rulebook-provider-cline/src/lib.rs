@@ -32,6 +32,9 @@
 
 pub mod host;
 
+/// Cline CLI, for the table of tools: `--as cline` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Cline);
+
 use std::path::Path;
 
 use rulebook_kit::coerce::{

@@ -15,13 +15,13 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
 
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 const AGENT_FILES: [&str; 4] = ["AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md"];
 
 /// What Continue's `cn` loads when started in `options.cwd()` (see the module docs).
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = HostView::new(Host::Continue);
+    let mut view = HostView::new(crate::TOOL);
     let cwd = options.cwd();
     let mut parts = Vec::new();
 
@@ -215,6 +215,36 @@ fn split(text: &str) -> (Option<String>, String) {
             text[*b_end..].to_string(),
         ),
         _ => (None, text),
+    }
+}
+
+/// Continue CLI (cn) as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Continue;
+
+impl Tool for Continue {
+    fn id(&self) -> &'static str {
+        "continue"
+    }
+
+    fn name(&self) -> &'static str {
+        "Continue CLI (cn)"
+    }
+
+    fn version(&self) -> Option<&'static str> {
+        Some("1.5.47")
+    }
+
+    fn provider(&self) -> &'static str {
+        "continue"
+    }
+
+    fn source(&self) -> &'static str {
+        "goldens recorded from Continue CLI 1.5.47 run offline with a loopback model (`cargo xtask oracle`)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
     }
 }
 

@@ -41,6 +41,9 @@
 
 pub mod host;
 
+/// Continue CLI (cn), for the table of tools: `--as continue` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Continue);
+
 use rulebook_kit::ProviderMeta;
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,

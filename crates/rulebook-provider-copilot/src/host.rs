@@ -4,12 +4,12 @@
 use rulebook_kit::coerce::split_globs;
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{agents_md, render, rule_files, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// GitHub Copilot in VS Code: `.github/copilot-instructions.md`,
 /// `.github/instructions/**/*.instructions.md` by `applyTo`, the root `AGENTS.md`.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Copilot);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     let root = options.cwd();
     whole(
@@ -75,4 +75,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     agents_md(&mut view, &mut bodies, root, false);
     render(&mut view, &bodies);
     view
+}
+
+/// GitHub Copilot (VS Code) as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Copilot;
+
+impl Tool for Copilot {
+    fn id(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn name(&self) -> &'static str {
+        "GitHub Copilot (VS Code)"
+    }
+
+    fn provider(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn source(&self) -> &'static str {
+        "the documentation of custom instructions for GitHub Copilot in VS Code"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

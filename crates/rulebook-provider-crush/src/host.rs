@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use rulebook_kit::host::documented::{render, rule_files, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Crush's default context paths, sorted as it sorts them (`slices.Sort`).
 pub const CONTEXT_PATHS: [&str; 16] = [
@@ -32,7 +32,7 @@ pub const CONTEXT_PATHS: [&str; 16] = [
 /// the working directory, each lower-cased name once (the first spelling takes it, present
 /// or not), a directory's every file.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Crush);
+    let mut view = start(crate::TOOL);
     view.notes.push(
         "Crush collects its context files in a Go map, so their order in the prompt changes from run to run; this view lists them in the sorted order of its list".to_owned(),
     );
@@ -84,4 +84,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     render(&mut view, &bodies);
     view
+}
+
+/// Crush as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Crush;
+
+impl Tool for Crush {
+    fn id(&self) -> &'static str {
+        "crush"
+    }
+
+    fn name(&self) -> &'static str {
+        "Crush"
+    }
+
+    fn provider(&self) -> &'static str {
+        "crush"
+    }
+
+    fn source(&self) -> &'static str {
+        "Crush's source (`charmbracelet/crush` 37f36e93)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

@@ -4,13 +4,13 @@
 use rulebook_kit::coerce::split_globs;
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{agents_md, render, rule_files, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Cursor: `.cursor/rules/**/*.mdc|md` at the workspace root and nested, `.cursorrules`,
 /// `AGENTS.md`. Rule types: alwaysApply → always; globs → auto attached; description →
 /// agent requested; none → manual.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Cursor);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     let root = options.cwd();
     let mut dirs = vec![root.to_path_buf()];
@@ -80,4 +80,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     agents_md(&mut view, &mut bodies, root, true);
     render(&mut view, &bodies);
     view
+}
+
+/// Cursor as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cursor;
+
+impl Tool for Cursor {
+    fn id(&self) -> &'static str {
+        "cursor"
+    }
+
+    fn name(&self) -> &'static str {
+        "Cursor"
+    }
+
+    fn provider(&self) -> &'static str {
+        "cursor"
+    }
+
+    fn source(&self) -> &'static str {
+        "Cursor's documentation (Rules)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

@@ -31,6 +31,9 @@
 
 pub mod host;
 
+/// Cursor, for the table of tools: `--as cursor` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Cursor);
+
 use rulebook_kit::FileLoader;
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,

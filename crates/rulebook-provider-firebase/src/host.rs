@@ -2,11 +2,11 @@
 //! run here, so the view says "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Tool};
 
 /// Firebase Studio: `.idx/airules.md` at the workspace root, whole, at the start of every task.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Firebase);
+    let mut view = start(crate::TOOL);
     view.notes.push("Firebase Studio's order between .idx/airules.md, GEMINI.md and AGENTS.md is reported second-hand only; this view shows airules.md alone".to_owned());
     let mut bodies = Vec::new();
     whole(
@@ -18,4 +18,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     );
     render(&mut view, &bodies);
     view
+}
+
+/// Firebase Studio as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Firebase;
+
+impl Tool for Firebase {
+    fn id(&self) -> &'static str {
+        "firebase"
+    }
+
+    fn name(&self) -> &'static str {
+        "Firebase Studio"
+    }
+
+    fn provider(&self) -> &'static str {
+        "firebase"
+    }
+
+    fn source(&self) -> &'static str {
+        "Firebase Studio's documentation (AI rules)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

@@ -22,13 +22,13 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::host::imports::{Missing, expand_file, push_imported};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 const MAX_IMPORT_DEPTH: usize = 5;
 
 /// What Gemini CLI loads when started in `options.cwd()` (see the module docs).
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = HostView::new(Host::Gemini);
+    let mut view = HostView::new(crate::TOOL);
     let cwd = options.cwd();
     let gemini_dir = options.home().join(".gemini");
     let mut blocks = Vec::new();
@@ -262,4 +262,38 @@ fn skill_of(path: &Path) -> Option<(String, String)> {
         .map(|c| if ":\\/<>*?\"|".contains(c) { '-' } else { c })
         .collect();
     Some((name, description))
+}
+
+/// Gemini CLI as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Gemini;
+
+impl Tool for Gemini {
+    fn id(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn version(&self) -> Option<&'static str> {
+        Some("0.61.0")
+    }
+
+    fn provider(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn source(&self) -> &'static str {
+        "goldens recorded from Gemini CLI 0.61.0's own memory discovery run offline (`cargo xtask oracle`)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
+
+    fn lists_imported_files(&self) -> bool {
+        false
+    }
 }

@@ -35,6 +35,9 @@
 
 pub mod host;
 
+/// Gemini CLI, for the table of tools: `--as gemini` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Gemini);
+
 use rulebook_kit::skills::SkillFolders;
 use rulebook_kit::{OptionKind, ProviderMeta, ProviderOption};
 use std::path::{Path, PathBuf};

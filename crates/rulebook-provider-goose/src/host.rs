@@ -3,7 +3,7 @@
 //! here, so the view says "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, scoped_below, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Tool, util};
 
 /// Goose's default `CONTEXT_FILE_NAMES`, in its source's order.
 pub const NAMES: [&str; 2] = [".goosehints", "AGENTS.md"];
@@ -12,7 +12,7 @@ pub const NAMES: [&str; 2] = [".goosehints", "AGENTS.md"];
 /// root (else the working directory alone) down to the working directory, each directory's
 /// names in order; the directories below, when a tool touches them.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Goose);
+    let mut view = start(crate::TOOL);
     view.notes.push(
         "@ref imports are not expanded in this view's text; Goose's documentation lists AGENTS.md before .goosehints, its source the other way round: this view follows the source".to_owned(),
     );
@@ -54,4 +54,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     );
     render(&mut view, &bodies);
     view
+}
+
+/// Goose as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Goose;
+
+impl Tool for Goose {
+    fn id(&self) -> &'static str {
+        "goose"
+    }
+
+    fn name(&self) -> &'static str {
+        "Goose"
+    }
+
+    fn provider(&self) -> &'static str {
+        "goose"
+    }
+
+    fn source(&self) -> &'static str {
+        "Goose's source (`aaif-goose/goose` d0a2390, `load_hints.rs`)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

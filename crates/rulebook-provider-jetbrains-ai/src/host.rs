@@ -4,12 +4,12 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, start};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// AI Assistant: `.aiassistant/rules/*.md` by their `apply:` type; without one, the type
 /// is in the IDE: unknown here.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::JetbrainsAi);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     let root = options.cwd();
     let dir = root.join(".aiassistant/rules");
@@ -65,4 +65,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     render(&mut view, &bodies);
     view
+}
+
+/// JetBrains AI Assistant as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JetbrainsAi;
+
+impl Tool for JetbrainsAi {
+    fn id(&self) -> &'static str {
+        "jetbrains-ai"
+    }
+
+    fn name(&self) -> &'static str {
+        "JetBrains AI Assistant"
+    }
+
+    fn provider(&self) -> &'static str {
+        "jetbrains-ai"
+    }
+
+    fn source(&self) -> &'static str {
+        "JetBrains AI Assistant's documentation (project rules)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

@@ -34,6 +34,9 @@
 
 pub mod host;
 
+/// JetBrains AI Assistant, for the table of tools: `--as jetbrains-ai` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::JetbrainsAi);
+
 use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};

@@ -25,6 +25,9 @@
 
 pub mod host;
 
+/// Junie, for the table of tools: `--as junie` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Junie);
+
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::{

@@ -3,13 +3,13 @@
 //! (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, rule_files, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Kilo Code: `~/.kilocode/rules/**` then `.kilocode/rules/**` (else `.kilocoderules`),
 /// sorted by file name; `AGENTS.md` (else `AGENT.md`) at the workspace root; mode rules
 /// only in their mode.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Kilocode);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     let cwd = options.cwd();
     let sorted = |dir: &std::path::Path| {
@@ -95,4 +95,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     render(&mut view, &bodies);
     view
+}
+
+/// Kilo Code as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Kilocode;
+
+impl Tool for Kilocode {
+    fn id(&self) -> &'static str {
+        "kilocode"
+    }
+
+    fn name(&self) -> &'static str {
+        "Kilo Code"
+    }
+
+    fn provider(&self) -> &'static str {
+        "kilocode"
+    }
+
+    fn source(&self) -> &'static str {
+        "Kilo Code's documentation and its extension's source (a fork of Roo Code)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

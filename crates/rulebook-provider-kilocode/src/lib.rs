@@ -32,6 +32,9 @@
 
 pub mod host;
 
+/// Kilo Code, for the table of tools: `--as kilocode` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Kilocode);
+
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::modes::{always, load_base};
 use rulebook_kit::{

@@ -3,12 +3,12 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Kiro: `.kiro/steering/*.md` in the workspace and `~/.kiro/steering/*.md`; `inclusion:`
 /// always (default) / fileMatch / manual / auto; `AGENTS.md` at the workspace root.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Kiro);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     let root = options.cwd();
     for (dir, scope) in [
@@ -74,4 +74,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     );
     render(&mut view, &bodies);
     view
+}
+
+/// Kiro as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Kiro;
+
+impl Tool for Kiro {
+    fn id(&self) -> &'static str {
+        "kiro"
+    }
+
+    fn name(&self) -> &'static str {
+        "Kiro"
+    }
+
+    fn provider(&self) -> &'static str {
+        "kiro"
+    }
+
+    fn source(&self) -> &'static str {
+        "Kiro's documentation (Steering)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

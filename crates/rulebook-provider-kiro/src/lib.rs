@@ -30,6 +30,9 @@
 
 pub mod host;
 
+/// Kiro, for the table of tools: `--as kiro` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Kiro);
+
 use rulebook_kit::ProviderMeta;
 use std::path::Path;
 

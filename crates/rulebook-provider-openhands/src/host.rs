@@ -4,12 +4,12 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, start};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// OpenHands: repo microagents (no `triggers`, no `inputs`) at the first message, joined;
 /// knowledge microagents when a message holds a trigger; task microagents on `/name`.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Openhands);
+    let mut view = start(crate::TOOL);
     view.notes.push(
         "the root .cursorrules and AGENTS.md OpenHands also looks for are found only when the repository is loaded in place (its runtime copies the microagents folder first); this view leaves them out".to_owned(),
     );
@@ -60,4 +60,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     render(&mut view, &bodies);
     view
+}
+
+/// OpenHands as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Openhands;
+
+impl Tool for Openhands {
+    fn id(&self) -> &'static str {
+        "openhands"
+    }
+
+    fn name(&self) -> &'static str {
+        "OpenHands"
+    }
+
+    fn provider(&self) -> &'static str {
+        "openhands"
+    }
+
+    fn source(&self) -> &'static str {
+        "OpenHands' source (V0 microagents, `All-Hands-AI/OpenHands` 156d068)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

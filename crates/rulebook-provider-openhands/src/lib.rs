@@ -42,6 +42,9 @@
 
 pub mod host;
 
+/// OpenHands, for the table of tools: `--as openhands` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Openhands);
+
 use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};

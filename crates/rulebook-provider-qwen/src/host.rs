@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::imports::{Missing, expand_file, push_imported, real};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Qwen Code's default context file names, in order.
 pub const NAMES: [&str; 2] = ["QWEN.md", "AGENTS.md"];
@@ -24,7 +24,7 @@ const MAX_IMPORT_DEPTH: usize = 5;
 /// `~/.qwen/rules` and `<project root>/.qwen/rules` (every file, sorted by path): without
 /// `paths:` in the text (`--- Rule from: <path from the project root> ---`), with it scoped.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = HostView::new(Host::Qwen);
+    let mut view = HostView::new(crate::TOOL);
     view.notes.push(
         "a trusted folder is assumed (an untrusted one loads the global files only)".to_owned(),
     );
@@ -225,6 +225,40 @@ fn relative(path: &Path, base: &Path) -> String {
             .map(|c| c.as_os_str().to_string_lossy().into_owned()),
     );
     parts.join("/")
+}
+
+/// Qwen Code as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Qwen;
+
+impl Tool for Qwen {
+    fn id(&self) -> &'static str {
+        "qwen"
+    }
+
+    fn name(&self) -> &'static str {
+        "Qwen Code"
+    }
+
+    fn version(&self) -> Option<&'static str> {
+        Some("0.24.4")
+    }
+
+    fn provider(&self) -> &'static str {
+        "qwen"
+    }
+
+    fn source(&self) -> &'static str {
+        "goldens recorded from Qwen Code 0.24.4's own memory discovery run offline (`xtask/oracle/qwen`)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
+
+    fn lists_imported_files(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -39,6 +39,9 @@
 
 pub mod host;
 
+/// Qwen Code, for the table of tools: `--as qwen` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Qwen);
+
 use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};

@@ -3,11 +3,11 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, start};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Trae: `.trae/rules/*.md` by mode (always, specific files, intelligently, manually).
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Trae);
+    let mut view = start(crate::TOOL);
     view.notes.push(
         "Trae reads the root AGENTS.md, CLAUDE.md and CLAUDE.local.md only when their import toggles are on in its settings, which this view cannot see; they are left out".to_owned(),
     );
@@ -58,4 +58,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     render(&mut view, &bodies);
     view
+}
+
+/// Trae as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Trae;
+
+impl Tool for Trae {
+    fn id(&self) -> &'static str {
+        "trae"
+    }
+
+    fn name(&self) -> &'static str {
+        "Trae"
+    }
+
+    fn provider(&self) -> &'static str {
+        "trae"
+    }
+
+    fn source(&self) -> &'static str {
+        "Trae's documentation (Rules)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

@@ -30,6 +30,9 @@
 
 pub mod host;
 
+/// Trae, for the table of tools: `--as trae` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Trae);
+
 use std::path::Path;
 
 use rulebook_kit::coerce::{

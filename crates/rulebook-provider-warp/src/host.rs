@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::host::documented::{render, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Warp: `~/.agents/AGENTS.md`; then, in a git repository, one file per directory from the
 /// root down to the working directory (`WARP.md` › `AGENTS.md`, any case); the repository's
 /// other rule files are sent as paths only.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Warp);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     whole(
         &mut view,
@@ -107,4 +107,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
 /// Whether `dir` is the working directory or one of its ancestors.
 fn is_chain(dir: &Path, cwd: &Path) -> bool {
     cwd.starts_with(dir)
+}
+
+/// Warp as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Warp;
+
+impl Tool for Warp {
+    fn id(&self) -> &'static str {
+        "warp"
+    }
+
+    fn name(&self) -> &'static str {
+        "Warp"
+    }
+
+    fn provider(&self) -> &'static str {
+        "warp"
+    }
+
+    fn source(&self) -> &'static str {
+        "Warp's source (`warpdotdev/warp` 19548aec)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

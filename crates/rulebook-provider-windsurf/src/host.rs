@@ -4,7 +4,7 @@
 use rulebook_kit::coerce::split_globs;
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{agents_md, render, rule_files, start, whole};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Windsurf: `.windsurf/rules/*.md` from the git root down to the workspace and below,
 /// `.windsurfrules`, the global `~/.codeium/windsurf/memories/global_rules.md`, `AGENTS.md`.
@@ -12,7 +12,7 @@ use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
 /// characters (documented).
 pub fn emulate(options: &HostOptions) -> HostView {
     const LIMIT: usize = 12_000;
-    let mut view = start(Host::Windsurf);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     let cwd = options.cwd();
     // The global rules file is a rule file too: the same limit.
@@ -116,4 +116,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     agents_md(&mut view, &mut bodies, cwd, true);
     render(&mut view, &bodies);
     view
+}
+
+/// Windsurf as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Windsurf;
+
+impl Tool for Windsurf {
+    fn id(&self) -> &'static str {
+        "windsurf"
+    }
+
+    fn name(&self) -> &'static str {
+        "Windsurf"
+    }
+
+    fn provider(&self) -> &'static str {
+        "windsurf"
+    }
+
+    fn source(&self) -> &'static str {
+        "Windsurf's documentation (Memories & Rules)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

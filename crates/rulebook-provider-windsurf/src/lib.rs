@@ -24,6 +24,9 @@
 
 pub mod host;
 
+/// Windsurf, for the table of tools: `--as windsurf` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Windsurf);
+
 use std::path::Path;
 
 use rulebook_kit::FileLoader;

@@ -2,11 +2,11 @@
 //! be run here, so the view says "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, start};
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// Zed: the first of nine names at the worktree root, one file only.
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = start(Host::Zed);
+    let mut view = start(crate::TOOL);
     let mut bodies = Vec::new();
     let mut chosen: Option<&str> = None;
     for name in crate::NAMES {
@@ -38,4 +38,30 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     render(&mut view, &bodies);
     view
+}
+
+/// Zed as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Zed;
+
+impl Tool for Zed {
+    fn id(&self) -> &'static str {
+        "zed"
+    }
+
+    fn name(&self) -> &'static str {
+        "Zed"
+    }
+
+    fn provider(&self) -> &'static str {
+        "zed"
+    }
+
+    fn source(&self) -> &'static str {
+        "Zed's documentation (Rules)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }

@@ -30,6 +30,9 @@
 
 pub mod host;
 
+/// Zed, for the table of tools: `--as zed` is its [`host::emulate`].
+pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Zed);
+
 use rulebook_kit::ProviderMeta;
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{

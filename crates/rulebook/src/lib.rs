@@ -67,8 +67,8 @@
 //! | read errors | `Failed to read file: <path>` | the same, plus the system's reason | say what to fix |
 //! | prompt URIs | `Read rule://<name>`, each name raw | each rule and skill carries its `uri`, percent-encoded (`rule://c%23`, `rule://src%3Aapi%3AAGENTS`) | a raw `c#` or nested `src:api:AGENTS` does not resolve as written |
 //!
-//! This crate is re-exports and the table of default providers ([`DefaultProviders`],
-//! generated from `providers.txt` by `cargo xtask new-provider`);
+//! This crate is re-exports and the tables of default providers ([`DefaultProviders`]) and
+//! of tools ([`tools`]), generated from `providers.txt` by `cargo xtask new-provider`;
 //! discovery itself is the stage crate `rulebook-discover`. Depends on it, on the stage
 //! crates it re-exports, and on each provider crate behind its cargo feature.
 
@@ -78,7 +78,7 @@ pub use rulebook_discover::{
 };
 pub use rulebook_hosts::{
     Duplicate as HostDuplicate, Host, HostFile, HostOptions, HostSkill, HostView,
-    Scope as HostScope, SkillStatus as HostSkillStatus, Status as HostStatus, emulate,
+    Scope as HostScope, SkillStatus as HostSkillStatus, Status as HostStatus, Tool, emulate,
 };
 pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};
@@ -100,6 +100,29 @@ pub type Options = rulebook_discover::Options<DefaultProviders>;
 mod table;
 
 pub use table::{DefaultProviders, providers};
+
+/// The tools with their own view (`--as TOOL`) that this build holds: each default
+/// provider's crate that emulates its tool, behind the crate's cargo feature, in the order
+/// `--as` lists them. A tool of another crate is a [`Host`] of its [`Tool`]:
+/// [`emulate`] runs it as it runs these.
+///
+/// ```
+/// let ids: Vec<&str> = rulebook::tools().iter().map(|t| t.id()).collect();
+/// assert_eq!(ids[..3], ["codex", "claude", "gemini"]);
+/// ```
+pub fn tools() -> &'static [Host] {
+    table::TOOLS
+}
+
+/// The tool of [`tools`] whose id is `id` (`"claude"`).
+///
+/// ```
+/// assert_eq!(rulebook::tool("claude").map(|t| t.display_name()), Some("Claude Code"));
+/// assert!(rulebook::tool("Claude").is_none());
+/// ```
+pub fn tool(id: &str) -> Option<Host> {
+    tools().iter().copied().find(|t| t.id() == id)
+}
 
 /// Stage crates, re-exported for callers that need more than the facade.
 pub mod stages {

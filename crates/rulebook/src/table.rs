@@ -4,7 +4,58 @@
 //! file whole.
 
 use rulebook_discover::ProviderTable;
+use rulebook_hosts::Host;
 use rulebook_registry::{Provider, RuleCapability, SkillCapability};
+
+/// The tools with their own view (`--as TOOL`), each its provider crate's `TOOL` behind
+/// the crate's feature, in the order `--as` lists them (the `tool` lines of
+/// `providers.txt`).
+pub(crate) static TOOLS: &[Host] = &[
+    #[cfg(feature = "agents-md")]
+    rulebook_provider_agents_md::TOOL,
+    #[cfg(feature = "claude")]
+    rulebook_provider_claude::TOOL,
+    #[cfg(feature = "gemini")]
+    rulebook_provider_gemini::TOOL,
+    #[cfg(feature = "cline")]
+    rulebook_provider_cline::TOOL,
+    #[cfg(feature = "continue")]
+    rulebook_provider_continue::TOOL,
+    #[cfg(feature = "cursor")]
+    rulebook_provider_cursor::TOOL,
+    #[cfg(feature = "windsurf")]
+    rulebook_provider_windsurf::TOOL,
+    #[cfg(feature = "copilot")]
+    rulebook_provider_copilot::TOOL,
+    #[cfg(feature = "kiro")]
+    rulebook_provider_kiro::TOOL,
+    #[cfg(feature = "zed")]
+    rulebook_provider_zed::TOOL,
+    #[cfg(feature = "qwen")]
+    rulebook_provider_qwen::TOOL,
+    #[cfg(feature = "kilocode")]
+    rulebook_provider_kilocode::TOOL,
+    #[cfg(feature = "amazonq")]
+    rulebook_provider_amazonq::TOOL,
+    #[cfg(feature = "trae")]
+    rulebook_provider_trae::TOOL,
+    #[cfg(feature = "augment")]
+    rulebook_provider_augment::TOOL,
+    #[cfg(feature = "junie")]
+    rulebook_provider_junie::TOOL,
+    #[cfg(feature = "warp")]
+    rulebook_provider_warp::TOOL,
+    #[cfg(feature = "crush")]
+    rulebook_provider_crush::TOOL,
+    #[cfg(feature = "goose")]
+    rulebook_provider_goose::TOOL,
+    #[cfg(feature = "openhands")]
+    rulebook_provider_openhands::TOOL,
+    #[cfg(feature = "firebase")]
+    rulebook_provider_firebase::TOOL,
+    #[cfg(feature = "jetbrains-ai")]
+    rulebook_provider_jetbrains_ai::TOOL,
+];
 
 /// The default providers, for callers that build their own
 /// [`Registry`](crate::stages::registry::Registry).

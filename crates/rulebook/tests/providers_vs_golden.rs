@@ -98,7 +98,7 @@ fn providers_find_every_file_the_real_tools_load_with_the_same_activation() {
         let scratch = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(scratch.path()).unwrap();
         case.materialize(&dir, &root).unwrap();
-        for host in case.hosts() {
+        for host in case.hosts(rulebook::tools()).unwrap() {
             for cwd in &case.cwds {
                 let Ok(text) = std::fs::read_to_string(golden_path(&dir, host, cwd)) else {
                     continue;

@@ -36,7 +36,7 @@ fn run() -> Result<bool, String> {
             "--case" => only_cases.push(args.next().ok_or("--case needs a name")?),
             "--host" => {
                 let id = args.next().ok_or("--host needs an id")?;
-                only_hosts.push(Host::from_id(&id).ok_or(format!("unknown host `{id}`"))?);
+                only_hosts.push(rulebook::tool(&id).ok_or(format!("unknown host `{id}`"))?);
             }
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -65,7 +65,7 @@ fn run() -> Result<bool, String> {
             continue;
         }
         let case = Case::load(dir).map_err(|e| e.to_string())?;
-        for host in case.hosts() {
+        for host in case.hosts(rulebook::tools())? {
             if !only_hosts.is_empty() && !only_hosts.contains(&host) {
                 continue;
             }
@@ -93,7 +93,7 @@ fn run() -> Result<bool, String> {
     });
     let mut ok = true;
     let mut results = results.into_inner().map_err(|e| e.to_string())?;
-    results.sort_by(|a, b| (&a.0, a.1, &a.2).cmp(&(&b.0, b.1, &b.2)));
+    results.sort_by(|a, b| (&a.0, a.1.id(), &a.2).cmp(&(&b.0, b.1.id(), &b.2)));
     for (dir, host, cwd, outcome) in results {
         let name = dir
             .file_name()
@@ -206,7 +206,7 @@ fn normalize(
         })
         .collect();
     let mut text = value["text"].as_str().ok_or("no `text`")?.to_string();
-    if host == Host::Claude {
+    if host.id() == "claude" {
         text = claude_entries(&text);
     }
     let skills = value["skills"]

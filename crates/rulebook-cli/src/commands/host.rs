@@ -47,7 +47,7 @@ impl Place<'_> {
     fn all_files(&self, host: Host) -> (HostView, Vec<HostFile>) {
         let view = self.view(host);
         let mut others: BTreeMap<PathBuf, Vec<Host>> = BTreeMap::new();
-        for other in Host::ALL {
+        for &other in rulebook::tools() {
             if other == host {
                 continue;
             }
@@ -401,7 +401,7 @@ pub(crate) fn compare(
     let mut views: Vec<HostView> = if chosen {
         hosts.iter().map(|&h| place.view(h)).collect()
     } else {
-        Host::ALL.iter().map(|&h| place.view(h)).collect()
+        rulebook::tools().iter().map(|&h| place.view(h)).collect()
     };
     let mut nothing_here: Vec<Host> = Vec::new();
     if !chosen {
@@ -748,7 +748,7 @@ fn spent(view: &HostView) -> (usize, usize) {
 /// `rulebook budget`: what each tool spends at start.
 pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
     let hosts: Vec<Host> = if hosts.is_empty() {
-        Host::ALL.to_vec()
+        rulebook::tools().to_vec()
     } else {
         hosts.to_vec()
     };

@@ -2,9 +2,9 @@
 //! `.claude/rules` without and with `paths:`, the AGENTS.md fallback's reasons, and the
 //! notes.
 
-use rulebook_hosts::{Host, Scope, Status};
+use rulebook_hosts::{Scope, Status};
 
-use crate::{Tree, entry, listed, loaded};
+use crate::{Tree, entry, listed, loaded, tool};
 
 /// `~/.claude/CLAUDE.md` and `~/.claude/rules` are the user's, read for every project; the
 /// files of the directories down to the working directory are the project's, whether
@@ -22,7 +22,7 @@ fn user_files_are_the_users_project_files_the_projects() {
             "r/.claude/rules/web.md",
             "---\npaths: \"*.ts\"\n---\nWeb.\n",
         );
-    let view = tree.view(Host::Claude, "r");
+    let view = tree.view(tool("claude"), "r");
     let scope = |rel: &str| entry(&view, &tree, rel).scope;
     assert_eq!(scope("home/.claude/CLAUDE.md"), Scope::User);
     assert_eq!(scope("home/.claude/rules/mine.md"), Scope::User);
@@ -59,7 +59,7 @@ fn an_empty_paths_list_is_unconditional() {
         "r/.claude/rules/some.md",
         "---\npaths:\n  - \"src/**\"\n  - \"tests/**\"\n---\nSome.\n",
     );
-    let view = tree.view(Host::Claude, "r");
+    let view = tree.view(tool("claude"), "r");
     let all = entry(&view, &tree, "r/.claude/rules/all.md");
     assert_eq!(all.status, Status::Loaded);
     assert_eq!(all.reason, "a rule with `paths: []` is unconditional");
@@ -89,7 +89,7 @@ fn several_unconditional_rules_get_a_note_on_their_order() {
     tree.file("r/.claude/rules/a.md", "---\npaths: []\n---\nA.\n")
         .file("r/.claude/rules/b.md", "B.\n")
         .file("r/.claude/rules/c.md", "---\npaths: \"*.rs\"\n---\nC.\n");
-    let view = tree.view(Host::Claude, "r");
+    let view = tree.view(tool("claude"), "r");
     assert_eq!(
         view.notes,
         [format!(
@@ -100,7 +100,7 @@ fn several_unconditional_rules_get_a_note_on_their_order() {
     let tree = Tree::new();
     tree.file("r/.claude/rules/a.md", "A.\n")
         .file("r/.claude/rules/b.md", "B.\n");
-    assert_eq!(tree.view(Host::Claude, "r").notes.len(), 1);
+    assert_eq!(tree.view(tool("claude"), "r").notes.len(), 1);
 }
 
 /// AGENTS.md is skipped when a non-empty CLAUDE.md is in the working directory or above;
@@ -112,12 +112,12 @@ fn a_skipped_agents_md_names_the_claude_md_that_blocks_it() {
     tree.file("r/CLAUDE.local.md", "Local.\n")
         .file("r/AGENTS.md", "Agents.\n")
         .file("r/sub/AGENTS.md", "Sub agents.\n");
-    let view = tree.view(Host::Claude, "r");
+    let view = tree.view(tool("claude"), "r");
     assert_eq!(
         entry(&view, &tree, "r/AGENTS.md").reason,
         "Claude Code reads AGENTS.md only when the project has no CLAUDE.md; this project has CLAUDE.local.md"
     );
-    let view = tree.view(Host::Claude, "r/sub");
+    let view = tree.view(tool("claude"), "r/sub");
     assert_eq!(
         entry(&view, &tree, "r/sub/AGENTS.md").reason,
         format!(
@@ -136,7 +136,7 @@ fn an_agents_md_repeating_a_loaded_project_file_is_skipped() {
     tree.file("home/.claude/CLAUDE.md", "Same rules.\n")
         .file("r/AGENTS.md", "Same rules.\n")
         .file("r/sub/AGENTS.md", "\nSame rules.\n\n");
-    let view = tree.view(Host::Claude, "r/sub");
+    let view = tree.view(tool("claude"), "r/sub");
     assert_eq!(
         loaded(&view, &tree),
         ["home/.claude/CLAUDE.md", "r/AGENTS.md"]
@@ -160,7 +160,7 @@ fn imports_say_who_imported_them() {
     tree.file("shared.md", "Shared.\n")
         .file("r/sub/CLAUDE.md", "Read @../../shared.md and @notes.md\n")
         .file("r/sub/notes.md", "Notes.\n");
-    let view = tree.view(Host::Claude, "r/sub");
+    let view = tree.view(tool("claude"), "r/sub");
     assert_eq!(loaded(&view, &tree), ["r/sub/CLAUDE.md", "r/sub/notes.md"]);
     let notes = entry(&view, &tree, "r/sub/notes.md");
     assert_eq!(notes.imported_by, Some(tree.path("r/sub/CLAUDE.md")));

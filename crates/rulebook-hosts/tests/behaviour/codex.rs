@@ -2,9 +2,9 @@
 //! `codex debug prompt-input`): the reasons `explain --as codex` gives, and the budget's
 //! edges.
 
-use rulebook_hosts::{Host, Scope, Status};
+use rulebook_hosts::{Scope, Status};
 
-use crate::{Tree, entry, loaded};
+use crate::{Tree, entry, loaded, tool};
 
 const BUDGET: usize = 32 * 1024;
 
@@ -16,7 +16,7 @@ fn a_blank_user_file_says_whether_codex_falls_back() {
     let tree = Tree::new();
     tree.file("home/.codex/AGENTS.override.md", " \n\t\n")
         .file("home/.codex/AGENTS.md", "User rules.\n");
-    let view = tree.view(Host::Codex, "r");
+    let view = tree.view(tool("codex"), "r");
     let over = entry(&view, &tree, "home/.codex/AGENTS.override.md");
     assert_eq!((over.scope, &over.status), (Scope::User, &Status::NotRead));
     assert_eq!(
@@ -32,7 +32,7 @@ fn a_blank_user_file_says_whether_codex_falls_back() {
 
     let tree = Tree::new();
     tree.file("home/.codex/AGENTS.md", "\n");
-    let view = tree.view(Host::Codex, "r");
+    let view = tree.view(tool("codex"), "r");
     assert_eq!(
         entry(&view, &tree, "home/.codex/AGENTS.md").reason,
         "blank: Codex skips a user file with no text"
@@ -49,7 +49,7 @@ fn a_blank_project_override_still_takes_its_directory() {
     tree.file("r/AGENTS.override.md", " \n")
         .file("r/AGENTS.md", "Root rules.\n")
         .file("r/sub/AGENTS.md", "\n");
-    let view = tree.view(Host::Codex, "r/sub");
+    let view = tree.view(tool("codex"), "r/sub");
     assert!(loaded(&view, &tree).is_empty());
     assert_eq!(
         entry(&view, &tree, "r/AGENTS.override.md").reason,
@@ -73,7 +73,7 @@ fn a_file_of_exactly_the_budget_loads_whole() {
     let tree = Tree::new();
     tree.file("r/AGENTS.md", &"x".repeat(BUDGET))
         .file("r/sub/AGENTS.md", "Leaf rules.\n");
-    let view = tree.view(Host::Codex, "r/sub");
+    let view = tree.view(tool("codex"), "r/sub");
     let root = entry(&view, &tree, "r/AGENTS.md");
     assert_eq!(root.status, Status::Loaded);
     assert_eq!(
@@ -95,7 +95,7 @@ fn a_cut_file_says_where_and_why() {
     let tree = Tree::new();
     tree.file("r/AGENTS.md", &"r".repeat(30_000))
         .file("r/sub/AGENTS.md", &"s".repeat(5_000));
-    let view = tree.view(Host::Codex, "r/sub");
+    let view = tree.view(tool("codex"), "r/sub");
     let leaf = entry(&view, &tree, "r/sub/AGENTS.md");
     assert_eq!(
         leaf.status,

@@ -2,9 +2,9 @@
 //! which `.continue/rules` files are rules, which load at start, and the reasons of the
 //! others.
 
-use rulebook_hosts::{Host, Status};
+use rulebook_hosts::Status;
 
-use crate::{Tree, entry, listed, loaded};
+use crate::{Tree, entry, listed, loaded, tool};
 
 /// Only `*.md` files are rules, in the rules directory and its subdirectories (its own
 /// files first); other files there are not listed at all.
@@ -15,7 +15,7 @@ fn only_md_files_are_rules() {
         .file("r/.continue/rules/a.txt", "Not a rule.\n")
         .file("r/.continue/rules/README", "Not a rule.\n")
         .file("r/.continue/rules/deep/c.md", "C.\n");
-    let view = tree.view(Host::Continue, "r");
+    let view = tree.view(tool("continue"), "r");
     assert_eq!(
         listed(&view, &tree),
         ["r/.continue/rules/b.md", "r/.continue/rules/deep/c.md"]
@@ -40,7 +40,7 @@ fn a_regex_rule_waits() {
         "r/.continue/rules/null.md",
         "---\nregex: null\n---\nNull.\n",
     );
-    let view = tree.view(Host::Continue, "r");
+    let view = tree.view(tool("continue"), "r");
     let re = entry(&view, &tree, "r/.continue/rules/re.md");
     assert_eq!(re.status, Status::NotRead);
     assert_eq!(re.reason, "regex without alwaysApply: not loaded at start");
@@ -70,7 +70,7 @@ fn only_a_globs_rule_is_scoped() {
         "r/.continue/rules/prompt.md",
         "---\ninvokable: true\nglobs: \"*.ts\"\n---\nA prompt.\n",
     );
-    let view = tree.view(Host::Continue, "r");
+    let view = tree.view(tool("continue"), "r");
     assert!(loaded(&view, &tree).is_empty());
     let ts = entry(&view, &tree, "r/.continue/rules/ts.md");
     assert_eq!(

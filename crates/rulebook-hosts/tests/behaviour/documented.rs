@@ -3,9 +3,9 @@
 //! types, the reasons and the prompt (the loaded texts, blank ones left out, joined by blank
 //! lines).
 
-use rulebook_hosts::{Host, Status};
+use rulebook_hosts::Status;
 
-use crate::{Tree, entry, loaded};
+use crate::{Tree, entry, loaded, tool};
 
 /// Cursor's rule types (docs "Rules"): `alwaysApply: true` loads at start, `globs` attach
 /// the rule to matching files (a comma-separated list, as Cursor writes it, split as the
@@ -30,7 +30,7 @@ fn cursor_rule_types() {
         "r/.cursor/rules/manual.mdc",
         "---\ndescription: \"  \"\n---\nManual.\n",
     );
-    let view = tree.view(Host::Cursor, "r");
+    let view = tree.view(tool("cursor"), "r");
     assert_eq!(loaded(&view, &tree), ["r/.cursor/rules/always.mdc"]);
     assert_eq!(
         entry(&view, &tree, "r/.cursor/rules/globs.mdc").status,
@@ -69,7 +69,7 @@ fn documented_prompts_join_the_non_blank_texts() {
     )
     .file("r/.cursorrules", " \n\n")
     .file("r/AGENTS.md", "Agents.\n");
-    let view = tree.view(Host::Cursor, "r");
+    let view = tree.view(tool("cursor"), "r");
     assert_eq!(
         loaded(&view, &tree),
         ["r/.cursor/rules/a.mdc", "r/.cursorrules", "r/AGENTS.md"]
@@ -85,7 +85,7 @@ fn windsurf_nested_rules_and_the_character_limit() {
     let tree = Tree::new();
     tree.file("r/.windsurf/rules/long.md", &"é".repeat(12_500))
         .file("r/sub/.windsurf/rules/sub.md", "Sub.\n");
-    let view = tree.view(Host::Windsurf, "r");
+    let view = tree.view(tool("windsurf"), "r");
     let long = entry(&view, &tree, "r/.windsurf/rules/long.md");
     assert_eq!(
         long.status,
@@ -126,7 +126,7 @@ fn copilot_instructions_files_and_apply_to() {
         "r/.github/instructions/notes.md",
         "---\napplyTo: \"**\"\n---\nNot instructions.\n",
     );
-    let view = tree.view(Host::Copilot, "r");
+    let view = tree.view(tool("copilot"), "r");
     assert_eq!(
         loaded(&view, &tree),
         ["r/.github/instructions/all.instructions.md"]
@@ -166,7 +166,7 @@ fn windsurf_cuts_each_rule_file_at_twelve_thousand_characters() {
             "r/.windsurf/rules/small.md",
             "---\ntrigger: always_on\n---\nSmall.\n",
         );
-    let view = tree.view(Host::Windsurf, "r");
+    let view = tree.view(tool("windsurf"), "r");
     assert_eq!(
         entry(
             &view,

@@ -2,9 +2,9 @@
 //! `rulebook_provider_gemini::host`): what the upward walk lists, the note on its order, the
 //! import depth.
 
-use rulebook_hosts::{Host, Status};
+use rulebook_hosts::Status;
 
-use crate::{Tree, entry, listed, loaded};
+use crate::{Tree, entry, listed, loaded, tool};
 
 /// The walk from the working directory up to the git root lists only the `GEMINI.md` entries
 /// that exist: directories without one add nothing. A directory named `GEMINI.md` passes
@@ -15,7 +15,7 @@ fn the_upward_walk_lists_only_existing_gemini_md() {
     tree.file("r/GEMINI.md", "Root.\n")
         .dir("r/a/GEMINI.md/x")
         .dir("r/a/b/c");
-    let view = tree.view(Host::Gemini, "r/a/b/c");
+    let view = tree.view(tool("gemini"), "r/a/b/c");
     assert_eq!(listed(&view, &tree), ["r/GEMINI.md", "r/a/GEMINI.md"]);
     let dir = entry(&view, &tree, "r/a/GEMINI.md");
     assert_eq!(dir.status, Status::NotRead);
@@ -30,13 +30,13 @@ fn below_the_root_the_view_notes_the_sorted_order() {
     let tree = Tree::new();
     tree.file("r/GEMINI.md", "Root.\n")
         .file("r/Api/GEMINI.md", "Api.\n");
-    let below = tree.view(Host::Gemini, "r/Api");
+    let below = tree.view(tool("gemini"), "r/Api");
     assert_eq!(loaded(&below, &tree), ["r/Api/GEMINI.md", "r/GEMINI.md"]);
     assert_eq!(
         below.notes,
         ["Gemini CLI orders its files by sorting their absolute paths, not from the root down"]
     );
-    assert!(tree.view(Host::Gemini, "r").notes.is_empty());
+    assert!(tree.view(tool("gemini"), "r").notes.is_empty());
 }
 
 /// `@path` imports are inlined five levels deep (`memoryImportProcessor`'s `maxDepth`):
@@ -51,7 +51,7 @@ fn imports_are_inlined_five_levels_deep() {
             &format!("Level {level} @./l{}.md\n", level + 1),
         );
     }
-    let view = tree.view(Host::Gemini, "r");
+    let view = tree.view(tool("gemini"), "r");
     for level in 1..=5 {
         assert!(
             view.prompt
@@ -69,7 +69,7 @@ fn imports_are_inlined_five_levels_deep() {
 fn a_trailing_at_sign_is_text() {
     let tree = Tree::new();
     tree.file("r/GEMINI.md", "Ask the team @");
-    let view = tree.view(Host::Gemini, "r");
+    let view = tree.view(tool("gemini"), "r");
     assert!(
         view.prompt.contains("\nAsk the team @\n"),
         "{}",
@@ -88,7 +88,7 @@ fn the_same_file_twice_is_read_once() {
         .file("r/a/GEMINI.md", "Root.\n")
         .dir("r/a/b");
     std::os::unix::fs::symlink("../GEMINI.md", tree.path("r/a/b/GEMINI.md")).unwrap();
-    let view = tree.view(Host::Gemini, "r/a/b");
+    let view = tree.view(tool("gemini"), "r/a/b");
     assert_eq!(loaded(&view, &tree), ["r/GEMINI.md", "r/a/GEMINI.md"]);
     assert_eq!(
         entry(&view, &tree, "r/a/b/GEMINI.md").reason,
@@ -107,7 +107,7 @@ fn a_long_run_of_backticks_is_read_in_one_pass() {
     let text = format!("@./a.md {}{}\n", "`".repeat(200_000), "x".repeat(600_000));
     tree.file("r/GEMINI.md", &text)
         .file("r/a.md", "Imported.\n");
-    let view = tree.view(Host::Gemini, "r");
+    let view = tree.view(tool("gemini"), "r");
     assert_eq!(loaded(&view, &tree), ["r/GEMINI.md", "r/a.md"]);
     assert!(
         view.prompt

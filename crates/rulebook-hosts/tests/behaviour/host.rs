@@ -3,21 +3,21 @@
 
 use std::path::Path;
 
+use rulebook_hosts::Status;
 use rulebook_hosts::fixture::{Case, generated};
-use rulebook_hosts::{Host, Status};
 
-use crate::{Tree, entry};
+use crate::{Tree, entry, tool};
 
-/// `--as <id>` takes the ids of `Host::ALL`; each names its host back, `Display` prints the
+/// `--as <id>` takes the ids of the table of tools; each names its host back, `Display` prints the
 /// id, and an unknown id names no host.
 #[test]
 fn every_host_is_found_by_its_id() {
-    for host in Host::ALL {
-        assert_eq!(Host::from_id(host.id()), Some(host), "{}", host.id());
+    for &host in rulebook::tools() {
+        assert_eq!(rulebook::tool(host.id()), Some(host), "{}", host.id());
         assert_eq!(host.to_string(), host.id());
     }
-    assert_eq!(Host::from_id("vscode"), None);
-    assert_eq!(Host::from_id("Codex"), None);
+    assert_eq!(rulebook::tool("vscode"), None);
+    assert_eq!(rulebook::tool("Codex"), None);
 }
 
 /// The tool's name and where its emulation comes from, as `explain --as` prints them: the
@@ -25,8 +25,8 @@ fn every_host_is_found_by_its_id() {
 /// the others (crate doc).
 #[test]
 fn each_host_says_which_tool_and_version_it_reproduces() {
-    let table: Vec<(&str, &str, String)> = Host::ALL
-        .into_iter()
+    let table: Vec<(&str, &str, String)> = rulebook::tools()
+        .iter()
         .map(|h| (h.id(), h.display_name(), h.provenance()))
         .collect();
     let expected = [
@@ -110,7 +110,7 @@ fn touching_a_file_adds_the_scoped_rules_that_match_it() {
             "---\npaths: \"*.md\"\n---\nMarkdown.\n",
         )
         .file("r/api/CLAUDE.md", "API.\n");
-    let view = tree.view(Host::Claude, "r");
+    let view = tree.view(tool("claude"), "r");
     let cwd = tree.path("r");
     let touched = |path: &str| -> Vec<String> {
         let mut names: Vec<String> = view
@@ -143,21 +143,29 @@ fn touching_a_file_adds_the_scoped_rules_that_match_it() {
 fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
     let all = Case::default();
     assert_eq!(
-        all.hosts(),
+        all.hosts(rulebook::tools()).unwrap(),
         [
-            Host::Codex,
-            Host::Claude,
-            Host::Gemini,
-            Host::Cline,
-            Host::Continue,
-            Host::Qwen
+            tool("codex"),
+            tool("claude"),
+            tool("gemini"),
+            tool("cline"),
+            tool("continue"),
+            tool("qwen")
         ]
     );
     let named = Case {
-        hosts: vec![Host::Cursor, Host::Gemini],
+        hosts: vec!["cursor".to_owned(), "gemini".to_owned()],
         ..Case::default()
     };
-    assert_eq!(named.hosts(), [Host::Cursor, Host::Gemini]);
+    assert_eq!(
+        named.hosts(rulebook::tools()).unwrap(),
+        [tool("cursor"), tool("gemini")]
+    );
+    let unknown = Case {
+        hosts: vec!["vscode".to_owned()],
+        ..Case::default()
+    };
+    assert!(unknown.hosts(rulebook::tools()).is_err());
 }
 
 /// A generated fixture file has exactly the size `case.json` asks for (Codex's budget cases
@@ -171,4 +179,40 @@ fn generated_files_have_their_exact_size() {
         assert_eq!(text.len(), bytes);
         assert!(long.starts_with(&text), "{bytes}");
     }
+}
+
+/// Link loops in the rule directories the emulations list themselves end, in every tool's
+/// view.
+#[cfg(unix)]
+#[test]
+fn link_loops_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let (r, h) = (dir.path().join("r"), dir.path().join("h"));
+    for d in [
+        r.join(".git"),
+        r.join(".claude/rules"),
+        r.join(".continue/rules"),
+        h.clone(),
+    ] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(r.join(".claude/rules/a.md"), "A\n").unwrap();
+    std::fs::write(r.join(".continue/rules/b.md"), "B\n").unwrap();
+    for (link, target) in [
+        (".claude/rules/x", ".."),
+        (".claude/rules/y", "."),
+        (".continue/rules/x", ".."),
+        (".continue/rules/y", "."),
+    ] {
+        std::os::unix::fs::symlink(target, r.join(link)).unwrap();
+    }
+    for &host in rulebook::tools() {
+        let view = rulebook_hosts::emulate(host, &rulebook_hosts::HostOptions::new(&r, &h));
+        assert!(view.files.len() < 50, "{host}: {} files", view.files.len());
+    }
+    let claude = rulebook_hosts::emulate(tool("claude"), &rulebook_hosts::HostOptions::new(&r, &h));
+    assert_eq!(
+        claude.loaded().filter(|f| f.path.ends_with("a.md")).count(),
+        1
+    );
 }

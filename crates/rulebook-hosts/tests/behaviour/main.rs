@@ -16,6 +16,11 @@ use std::path::{Path, PathBuf};
 
 use rulebook_hosts::{Host, HostFile, HostOptions, HostView, emulate};
 
+/// The tool of the facade's table with this id.
+pub(crate) fn tool(id: &str) -> Host {
+    rulebook::tool(id).unwrap()
+}
+
 /// A scratch tree: a project `r` (with `.git`) and a home `home`, files added by path.
 pub(crate) struct Tree {
     _dir: tempfile::TempDir,

@@ -7,7 +7,7 @@ pub mod skills;
 
 use std::path::PathBuf;
 
-use rulebook_kit::host::{Host, HostOptions, HostView, Scope, Status, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
 
 /// `project_doc_max_bytes`' default.
 pub(crate) const BUDGET: usize = 32 * 1024;
@@ -16,7 +16,7 @@ const SEPARATOR: &str = "\n\n--- project-doc ---\n\n";
 
 /// What Codex loads when started in `options.cwd()` (see the module docs).
 pub fn emulate(options: &HostOptions) -> HostView {
-    let mut view = HostView::new(Host::Codex);
+    let mut view = HostView::new(crate::TOOL);
     let cwd = options.cwd();
     let mut parts: Vec<String> = Vec::new();
 
@@ -131,4 +131,34 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     skills::add(&mut view, cwd, options.home());
     view
+}
+
+/// Codex CLI as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Codex;
+
+impl Tool for Codex {
+    fn id(&self) -> &'static str {
+        "codex"
+    }
+
+    fn name(&self) -> &'static str {
+        "Codex CLI"
+    }
+
+    fn version(&self) -> Option<&'static str> {
+        Some("0.171.0")
+    }
+
+    fn provider(&self) -> &'static str {
+        "agents-md"
+    }
+
+    fn source(&self) -> &'static str {
+        "goldens recorded from Codex CLI 0.171.0 run offline (`codex debug prompt-input`, `cargo xtask oracle`)"
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
 }
