@@ -233,6 +233,57 @@ enum Command {
     },
 }
 
+/// The commands that answer from the tools' own views alone (`compare`, `budget`, and
+/// `--as TOOL` with list, explain, prompt and match), in the located project.
+fn views(cli: &Cli, place: &commands::host::Place<'_>, match_paths: &[PathBuf]) -> ExitCode {
+    if let Command::Compare {
+        files,
+        hosts,
+        reasons,
+    } = &cli.command
+    {
+        let text = commands::host::compare(place, hosts, files, *reasons, cli.json);
+        return emit(text.as_bytes(), ExitCode::SUCCESS);
+    }
+    if let Command::Budget { hosts } = &cli.command {
+        let text = commands::host::budget(place, hosts, cli.json);
+        return emit(text.as_bytes(), ExitCode::SUCCESS);
+    }
+    if let (Some(host), false) = (cli.host, matches!(cli.command, Command::Check(_))) {
+        let text = match &cli.command {
+            Command::List => commands::host::list(place, host, cli.json),
+            Command::Explain { name: Some(_), .. }
+            | Command::Explain {
+                bucket: Some(_), ..
+            }
+            | Command::Explain {
+                provider: Some(_), ..
+            } => {
+                eprintln!(
+                    "rulebook: explain --as TOOL explains every file; drop NAME, --bucket and --provider"
+                );
+                return ExitCode::from(2);
+            }
+            Command::Explain { .. } => commands::host::explain(place, host, cli.json),
+            Command::Prompt { paths } if !paths.is_empty() => {
+                eprintln!(
+                    "rulebook: prompt --as TOOL renders what the tool loads at start; use match --as TOOL PATH for the files it adds"
+                );
+                return ExitCode::from(2);
+            }
+            Command::Prompt { .. } => commands::host::prompt(place, host, cli.json),
+            Command::Match { .. } => commands::host::matches(place, host, match_paths, cli.json),
+            _ => {
+                eprintln!("rulebook: --as works with list, explain, prompt and match");
+                return ExitCode::from(2);
+            }
+        };
+        return emit(text.as_bytes(), ExitCode::SUCCESS);
+    }
+    eprintln!("rulebook: --as works with list, explain, prompt and match");
+    ExitCode::from(2)
+}
+
 /// The command line: the derived one, with the help of `--as` naming the tools of the
 /// table this build holds.
 fn command() -> clap::Command {
@@ -421,56 +472,22 @@ fn main() -> ExitCode {
         },
         _ => Vec::new(),
     };
-    let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
-    let place = commands::host::Place {
-        cwd: book.cwd(),
-        home: book.home(),
-        show_outside: cli.show_outside,
-    };
-    if let Command::Compare {
-        files,
-        hosts,
-        reasons,
-    } = &cli.command
-    {
-        let text = commands::host::compare(&place, hosts, files, *reasons, cli.json);
-        return emit(text.as_bytes(), ExitCode::SUCCESS);
-    }
-    if let Command::Budget { hosts } = &cli.command {
-        let text = commands::host::budget(&place, hosts, cli.json);
-        return emit(text.as_bytes(), ExitCode::SUCCESS);
-    }
-    if let (Some(host), false) = (cli.host, matches!(cli.command, Command::Check(_))) {
-        let text = match &cli.command {
-            Command::List => commands::host::list(&place, host, cli.json),
-            Command::Explain { name: Some(_), .. }
-            | Command::Explain {
-                bucket: Some(_), ..
-            }
-            | Command::Explain {
-                provider: Some(_), ..
-            } => {
-                eprintln!(
-                    "rulebook: explain --as TOOL explains every file; drop NAME, --bucket and --provider"
-                );
-                return ExitCode::from(2);
-            }
-            Command::Explain { .. } => commands::host::explain(&place, host, cli.json),
-            Command::Prompt { paths } if !paths.is_empty() => {
-                eprintln!(
-                    "rulebook: prompt --as TOOL renders what the tool loads at start; use match --as TOOL PATH for the files it adds"
-                );
-                return ExitCode::from(2);
-            }
-            Command::Prompt { .. } => commands::host::prompt(&place, host, cli.json),
-            Command::Match { .. } => commands::host::matches(&place, host, &match_paths, cli.json),
-            _ => {
-                eprintln!("rulebook: --as works with list, explain, prompt and match");
-                return ExitCode::from(2);
-            }
+    // The tools' own views need the directories alone: `compare`, `budget` and `--as`
+    // (but `check --as`, which lints the rules too) locate the project and discover nothing.
+    let views_only = matches!(
+        cli.command,
+        Command::Compare { .. } | Command::Budget { .. }
+    ) || (cli.host.is_some() && !matches!(cli.command, Command::Check(_)));
+    if views_only {
+        let here = rulebook::Located::new(&cwd, cli.home.as_ref(), profile);
+        let place = commands::host::Place {
+            cwd: &here.cwd,
+            home: &here.home,
+            show_outside: cli.show_outside,
         };
-        return emit(text.as_bytes(), ExitCode::SUCCESS);
+        return views(&cli, &place, &match_paths);
     }
+    let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
     let terminal = std::io::stdout().is_terminal();
     let color = match cli.color {
         ColorArg::Always => true,

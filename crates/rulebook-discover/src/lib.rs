@@ -421,6 +421,50 @@ pub struct RuleHit {
     pub glob: Option<String>,
 }
 
+/// Where a discovery, or a tool's own view, starts: the working directory and the user's
+/// home as discovery takes them (absolute; under Extended their real paths, under Reference
+/// `.` and `..` resolved lexically; the home, when none is given, the user's), and what
+/// is wrong with them. A caller that needs only these (a tool's view, `compare`) locates
+/// the project without discovering its rules.
+///
+/// ```
+/// use rulebook_discover::Located;
+/// use rulebook_rule::Profile;
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let here = Located::new(dir.path().join("."), Some(dir.path()), Profile::Extended);
+/// assert_eq!(here.cwd, std::fs::canonicalize(dir.path()).unwrap());
+/// assert_eq!(here.cwd, here.home);
+/// assert!(here.diagnostics.is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Located {
+    /// The working directory.
+    pub cwd: PathBuf,
+    /// The user's home directory (empty when there is none).
+    pub home: PathBuf,
+    /// A working directory or a named home that is not a directory.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Located {
+    /// `cwd` and `home` (the user's when `None`) as [`Rulebook::discover`] takes them under
+    /// `profile`.
+    pub fn new(cwd: impl AsRef<Path>, home: Option<impl AsRef<Path>>, profile: Profile) -> Self {
+        let (cwd, home, diagnostics) = directories(
+            cwd.as_ref(),
+            home.map(|h| h.as_ref().to_path_buf()),
+            profile,
+        );
+        Self {
+            cwd,
+            home,
+            diagnostics,
+        }
+    }
+}
+
 /// The result of discovery: every rule, its fate, the TTSR manager, and the warnings.
 #[derive(Debug)]
 pub struct Rulebook {

@@ -73,8 +73,8 @@
 //! crates it re-exports, and on each provider crate behind its cargo feature.
 
 pub use rulebook_discover::{
-    Fate, FileFate, NoProviders, PathRules, ProviderTable, RuleHit, RuleRegistry, Rulebook,
-    SkillError, SkillResource, skill_url_rest,
+    Fate, FileFate, Located, NoProviders, PathRules, ProviderTable, RuleHit, RuleRegistry,
+    Rulebook, SkillError, SkillResource, skill_url_rest,
 };
 pub use rulebook_hosts::{
     Duplicate as HostDuplicate, Host, HostFile, HostOptions, HostSkill, HostView,
