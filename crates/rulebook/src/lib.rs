@@ -79,6 +79,7 @@ pub use rulebook_discover::{
 pub use rulebook_hosts::{
     Duplicate as HostDuplicate, Host, HostFile, HostOptions, HostSkill, HostView,
     Scope as HostScope, SkillStatus as HostSkillStatus, Status as HostStatus, Tool, emulate,
+    emulate_all,
 };
 pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};

@@ -22,11 +22,17 @@ pub(crate) struct Place<'a> {
 }
 
 impl Place<'_> {
+    fn options(&self) -> HostOptions {
+        HostOptions::new(self.cwd, self.home).show_outside(self.show_outside)
+    }
+
     fn view(&self, host: Host) -> HostView {
-        emulate(
-            host,
-            &HostOptions::new(self.cwd, self.home).show_outside(self.show_outside),
-        )
+        emulate(host, &self.options())
+    }
+
+    /// The views of `hosts`, in their order, computed side by side.
+    fn views(&self, hosts: &[Host]) -> Vec<HostView> {
+        rulebook::emulate_all(hosts, &self.options())
     }
 
     /// A path as a person reads it: relative to the working directory, `~/…` under the
@@ -399,9 +405,9 @@ pub(crate) fn compare(
     // in one line, not given a column of dashes each.
     let chosen = !hosts.is_empty();
     let mut views: Vec<HostView> = if chosen {
-        hosts.iter().map(|&h| place.view(h)).collect()
+        place.views(hosts)
     } else {
-        rulebook::tools().iter().map(|&h| place.view(h)).collect()
+        place.views(rulebook::tools())
     };
     let mut nothing_here: Vec<Host> = Vec::new();
     if !chosen {
@@ -752,7 +758,7 @@ pub(crate) fn budget(place: &Place<'_>, hosts: &[Host], json: bool) -> String {
     } else {
         hosts.to_vec()
     };
-    let views: Vec<HostView> = hosts.iter().map(|&h| place.view(h)).collect();
+    let views: Vec<HostView> = place.views(&hosts);
     let spends: Vec<Spend<'_>> = views
         .iter()
         .map(|view| {
