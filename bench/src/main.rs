@@ -426,6 +426,17 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
             target: String::new(),
             pass: None,
         });
+        let budget = run(&["budget"]);
+        let budget_ratio = budget.as_secs_f64() / list.as_secs_f64();
+        rows.push(Row {
+            metric: format!(
+                "`rulebook budget` as a process, {} rules (every tool's view)",
+                tree.rules
+            ),
+            value: format!("{} ({budget_ratio:.2}× `list --json`)", ms(budget)),
+            target: "≤ 2× `list --json`".to_owned(),
+            pass: Some(budget_ratio <= 2.0),
+        });
         let ratio = compare.as_secs_f64() / list.as_secs_f64();
         rows.push(Row {
             metric: format!(
@@ -445,7 +456,7 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
         );
         rows.push(Row {
             metric: format!(
-                "`rulebook check` as a process, {} rules (22 tools' views for duplicate-load)",
+                "`rulebook check` as a process, {} rules (every tool's view for duplicate-load)",
                 tree.rules
             ),
             value: format!(
