@@ -16,13 +16,23 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
     } else {
         &[10, 100, 1000, 10_000, 100_000]
     };
-    let monorepo = trees.join("monorepo");
-    let monorepo_files = synth::write_monorepo(&monorepo, 100_000, 50)
-        .map_err(|e| format!("writing {}: {e}", monorepo.display()))?;
-    eprintln!(
-        "xtask: wrote a monorepo of {monorepo_files} files under {}",
-        monorepo.display()
-    );
+    // A monorepo of 100,000 files, and in a full run one of a million (the nested walk
+    // must find every rule of it, near `fd`'s time).
+    let mut monorepos = Vec::new();
+    for &files in if quick {
+        &[100_000][..]
+    } else {
+        &[100_000, 1_000_000][..]
+    } {
+        let monorepo = trees.join(format!("monorepo-{files}"));
+        let written = synth::write_monorepo(&monorepo, files, 50)
+            .map_err(|e| format!("writing {}: {e}", monorepo.display()))?;
+        eprintln!(
+            "xtask: wrote a monorepo of {written} files under {}",
+            monorepo.display()
+        );
+        monorepos.push(monorepo);
+    }
     let mut tree_args = Vec::new();
     for &n in sizes {
         let dir = trees.join(format!("n{n}"));
@@ -58,7 +68,9 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
         )
         .arg("--corpus")
         .arg(root().join("../shared/corpus"));
-    cmd.arg("--monorepo").arg(&monorepo);
+    for monorepo in &monorepos {
+        cmd.arg("--monorepo").arg(monorepo);
+    }
     cmd.arg("--skills")
         .arg(format!("1000={}={skill_bytes}", skills.display()));
     if quick {

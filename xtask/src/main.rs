@@ -54,6 +54,7 @@ commands:
                                   unreferenced snapshots, docs
   gen-tree --rules N --out DIR    write a synthetic rule tree (DIR/project, DIR/home)
   gen-tree --skills N --out DIR   the same with N skills (SKILL.md folders)
+  gen-tree --monorepo N --out DIR a monorepo of N files with 50 nested rule directories
   bench [--quick]                 generate trees (10..10,000 rules), build in release,
                                   run the benchmarks, print the table
   fuzz [--seconds S] [TARGET...]  time-boxed random testing of frontmatter, protocol,
@@ -110,6 +111,17 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 }
 
 fn gen_tree(args: &[String]) -> Result<(), String> {
+    if let Some(files) = flag(args, "--monorepo") {
+        let files: usize = files.parse().map_err(|e| format!("--monorepo: {e}"))?;
+        let out = PathBuf::from(flag(args, "--out").ok_or("gen-tree needs --out DIR")?);
+        let written = synth::write_monorepo(&out, files, 50)
+            .map_err(|e| format!("writing {}: {e}", out.display()))?;
+        eprintln!(
+            "xtask: wrote a monorepo of {written} files (50 nested rule directories, build output and dependencies ignored) under {}",
+            out.display()
+        );
+        return Ok(());
+    }
     if let Some(skills) = flag(args, "--skills") {
         let skills: usize = skills.parse().map_err(|e| format!("--skills: {e}"))?;
         let out = PathBuf::from(flag(args, "--out").ok_or("gen-tree needs --out DIR")?);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook_rule::{Diagnostic, DiagnosticCode};
 
-use crate::walk::{MAX_WALK_DEPTH, MAX_WALK_ENTRIES};
+use crate::walk::{MAX_NESTED_ENTRIES, MAX_WALK_DEPTH, MAX_WALK_ENTRIES};
 
 /// The nearest `name` in `start` or one of its ancestors, as Cline looks for `.clinerules`.
 pub fn find_upward(start: &Path, name: &str) -> Option<PathBuf> {
@@ -49,16 +49,21 @@ pub struct Found {
 /// parallel walker, with the skip rules of [`walk_rules_dir`](crate::walk_rules_dir): hidden entries (except the
 /// wanted names), `node_modules` and `.git` are skipped, `.gitignore` is respected in a
 /// repository and `.ignore` everywhere, links are not followed; a wanted directory is
-/// recorded and not descended. Bounded by [`MAX_WALK_DEPTH`] and [`MAX_WALK_ENTRIES`].
+/// recorded and not descended. Bounded by [`MAX_WALK_DEPTH`] and [`MAX_NESTED_ENTRIES`]:
+/// a tree past the bound is walked again in name order, one thread, and cut at the same
+/// entry every run, so the bound never makes the result depend on the threads' timing.
 /// A project with no nested rules costs this one traversal and no file reads.
 pub fn find_named(root: &Path, names: &[String]) -> Found {
-    find_bounded(root, names, MAX_WALK_ENTRIES)
+    find_bounded(root, names, MAX_NESTED_ENTRIES)
 }
 
 /// The walker of [`find_named`]: its skip rules, links not followed, [`MAX_WALK_DEPTH`].
+/// With `not_inside_wanted`, nothing inside a wanted directory below the root is listed
+/// (what the parallel walk skips by its answer to the visit).
 fn nested_walker(
     root: &Path,
     wanted: std::sync::Arc<std::collections::HashSet<String>>,
+    not_inside_wanted: bool,
 ) -> ignore::WalkBuilder {
     let mut builder = ignore::WalkBuilder::new(root);
     builder
@@ -73,8 +78,15 @@ fn nested_walker(
         .max_depth(Some(MAX_WALK_DEPTH))
         .filter_entry(move |e| {
             let name = e.file_name().to_string_lossy();
+            let inside_wanted = not_inside_wanted
+                && e.depth() >= 2
+                && e.path()
+                    .parent()
+                    .and_then(Path::file_name)
+                    .is_some_and(|p| wanted.contains(p.to_string_lossy().as_ref()));
             name != "node_modules"
                 && name != ".git"
+                && !inside_wanted
                 && (!name.starts_with('.') || e.depth() == 0 || wanted.contains(name.as_ref()))
         });
     builder
@@ -85,12 +97,16 @@ fn nested_walker(
 /// directory in them under the same skip rules. This is what a watcher of the rules needs
 /// to watch, and no more: links are not followed, `node_modules`, `.git`, hidden and
 /// ignored directories are left out. Sorted; at most [`MAX_WALK_ENTRIES`] entries are
-/// visited, and `true` says the bound cut the list.
+/// visited, in name order (the same every run; a watch a directory is dearer than a
+/// visit), and `true` says the bound cut the list.
 pub fn find_dirs(root: &Path, names: &[String]) -> (Vec<PathBuf>, bool) {
     let wanted = std::sync::Arc::new(names.iter().cloned().collect());
     let mut dirs = Vec::new();
     let mut visited = 0usize;
-    for entry in nested_walker(root, wanted).build() {
+    for entry in nested_walker(root, wanted, false)
+        .sort_by_file_name(std::cmp::Ord::cmp)
+        .build()
+    {
         visited += 1;
         if visited > MAX_WALK_ENTRIES {
             dirs.sort();
@@ -122,7 +138,7 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
     // `filter_entry` needs an owned, shareable set.
     let wanted: std::sync::Arc<std::collections::HashSet<String>> =
         std::sync::Arc::new(names.iter().cloned().collect());
-    let walker = nested_walker(root, wanted.clone()).build_parallel();
+    let walker = nested_walker(root, wanted.clone(), false).build_parallel();
     walker.run(|| {
         Box::new(|entry| {
             use ignore::WalkState;
@@ -147,8 +163,11 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
                 && !wanted.contains(name.as_ref())
             {
                 // Not descended into: said once, below.
+                // The first in name order, whichever thread saw it first.
                 if let Ok(mut deep) = too_deep.lock() {
-                    deep.get_or_insert_with(|| entry.path().to_path_buf());
+                    if deep.as_deref().is_none_or(|d| entry.path() < d) {
+                        *deep = Some(entry.path().to_path_buf());
+                    }
                 }
             }
             if wanted.contains(name.as_ref()) {
@@ -161,14 +180,29 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
             WalkState::Continue
         })
     });
+    let cut = visited.load(Ordering::Relaxed) > max_entries;
     let mut hits = hits.into_inner().unwrap_or_default();
+    let mut errors = errors.into_inner().unwrap_or_default();
+    let mut too_deep = too_deep.into_inner().unwrap_or_default();
+    // Past the bound, which entries the threads had reached is a matter of timing: walk
+    // again in name order on one thread, and cut at the same entry every run.
+    let stopped_at = if cut {
+        let sequential = find_in_order(root, &wanted, max_entries);
+        hits = sequential.hits;
+        errors = sequential.errors;
+        too_deep = sequential.too_deep;
+        sequential.stopped_at
+    } else {
+        None
+    };
     hits.sort();
+    errors.sort();
     for (name, dir) in hits {
         if dir != root {
             found.by_name.entry(name).or_default().push(dir);
         }
     }
-    for error in errors.into_inner().unwrap_or_default() {
+    for error in errors {
         found.diagnostics.push(
             Diagnostic::warning(
                 DiagnosticCode::WalkFailed,
@@ -177,7 +211,7 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
             .with_path(root),
         );
     }
-    if let Some(deep) = too_deep.into_inner().unwrap_or_default() {
+    if let Some(deep) = too_deep {
         found.diagnostics.push(
             Diagnostic::warning(
                 DiagnosticCode::WalkFailed,
@@ -190,12 +224,13 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
             .with_path(root),
         );
     }
-    if visited.load(Ordering::Relaxed) > max_entries {
+    if cut {
+        let at = stopped_at.map_or_else(String::new, |p| format!(", at {}", p.display()));
         found.diagnostics.push(
             Diagnostic::warning(
                 DiagnosticCode::WalkFailed,
                 format!(
-                    "Stopped looking for nested rules in {} after {max_entries} entries; rules deeper in it were not found",
+                    "Stopped looking for nested rules in {} after {max_entries} entries{at}, in name order; rules in what comes after it were not found",
                     root.display()
                 ),
             )
@@ -203,4 +238,61 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
         );
     }
     found
+}
+
+/// What [`find_in_order`] found: the hits, errors and first too-deep directory of a walk in
+/// name order, and the entry it stopped at.
+struct InOrder {
+    hits: Vec<(String, PathBuf)>,
+    errors: Vec<String>,
+    too_deep: Option<PathBuf>,
+    stopped_at: Option<PathBuf>,
+}
+
+/// The walk of [`find_bounded`] on one thread, each directory's entries in name order, cut
+/// after `max_entries`: the same entries every run.
+fn find_in_order(
+    root: &Path,
+    wanted: &std::sync::Arc<std::collections::HashSet<String>>,
+    max_entries: usize,
+) -> InOrder {
+    let mut out = InOrder {
+        hits: Vec::new(),
+        errors: Vec::new(),
+        too_deep: None,
+        stopped_at: None,
+    };
+    let walk = nested_walker(root, wanted.clone(), true)
+        .sort_by_file_name(std::cmp::Ord::cmp)
+        .build();
+    let mut visited = 0usize;
+    for entry in walk {
+        visited += 1;
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                out.errors.push(err.to_string());
+                continue;
+            }
+        };
+        if visited > max_entries {
+            out.stopped_at = Some(entry.into_path());
+            break;
+        }
+        if entry.depth() == 0 {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if entry.depth() == MAX_WALK_DEPTH && is_dir && !wanted.contains(name.as_ref()) {
+            out.too_deep
+                .get_or_insert_with(|| entry.path().to_path_buf());
+        }
+        if wanted.contains(name.as_ref()) {
+            if let Some(parent) = entry.path().parent() {
+                out.hits.push((name.into_owned(), parent.to_path_buf()));
+            }
+        }
+    }
+    out
 }

@@ -50,4 +50,4 @@ pub use read::{
     read_bytes_inside, read_prefix, read_rule, read_rule_file, same_bytes,
 };
 pub use rulebook_rule::DEFAULT_MAX_FILE_SIZE;
-pub use walk::{MAX_WALK_DEPTH, MAX_WALK_ENTRIES, Walked, walk_rules_dir};
+pub use walk::{MAX_NESTED_ENTRIES, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, Walked, walk_rules_dir};

@@ -27,6 +27,12 @@ pub const MAX_WALK_DEPTH: usize = 256;
 /// entries come before the bound is the directory listing's order, not the sorted one.
 pub const MAX_WALK_ENTRIES: usize = 200_000;
 
+/// The most entries the one nested walk below the working directory (and the watcher's
+/// list of the directories it reads) visits: a monorepo of a million files, its ignored
+/// folders left out, is walked whole. Past it the walk is cut at the same entry every run:
+/// the first entries in name order.
+pub const MAX_NESTED_ENTRIES: usize = 2_000_000;
+
 /// Lists the rule files under `dir` whose extension is one of `extensions` (without dot,
 /// case-sensitive; `["*"]`: every file). See the crate docs for the rules of the walk. A walk stops at
 /// [`MAX_WALK_DEPTH`] levels and [`MAX_WALK_ENTRIES`] entries, with a warning.
@@ -340,6 +346,41 @@ mod bound_tests {
         let cut = find_bounded(dir.path(), &names, 1);
         assert!(cut.by_name.is_empty());
         assert_eq!(cut.diagnostics.len(), 1);
+    }
+
+    /// A bound never makes the result depend on the threads' timing: a tree cut by it gives
+    /// the same directories and the same warning every run, the first in name order.
+    #[test]
+    fn a_nested_search_cut_by_its_bound_finds_the_same_every_run() {
+        let dir = tempfile::tempdir().unwrap();
+        for p in 0..40 {
+            let package = dir.path().join(format!("p{p:02}"));
+            for f in 0..30 {
+                let sub = package.join(format!("src/d{}", f % 5));
+                fs::create_dir_all(&sub).unwrap();
+                fs::write(sub.join(format!("f{f}.ts")), "x").unwrap();
+            }
+            fs::create_dir_all(package.join(".cursor")).unwrap();
+        }
+        let names = [".cursor".to_string()];
+        let whole = find_bounded(dir.path(), &names, 100_000);
+        assert_eq!(whole.by_name[".cursor"].len(), 40);
+        assert!(whole.diagnostics.is_empty(), "{:?}", whole.diagnostics);
+        let first = find_bounded(dir.path(), &names, 700);
+        let found = first.by_name.get(".cursor").map_or(0, Vec::len);
+        assert!(0 < found && found < 40, "{found} of 40 found");
+        assert_eq!(first.diagnostics.len(), 1, "{:?}", first.diagnostics);
+        let said = &first.diagnostics[0].message;
+        assert!(said.contains("after 700 entries, at "), "{said}");
+        assert!(said.contains("in name order"), "{said}");
+        // In name order: the packages before the cut, whole.
+        let expected: Vec<_> = (0..found)
+            .map(|p| dir.path().join(format!("p{p:02}")))
+            .collect();
+        assert_eq!(first.by_name[".cursor"], expected);
+        for _ in 0..20 {
+            assert_eq!(find_bounded(dir.path(), &names, 700), first);
+        }
     }
 
     #[test]

@@ -71,8 +71,8 @@ pub use loader::{FileLoader, MemoryFile, ReadPolicy, stem};
 pub use rulebook_frontmatter as frontmatter;
 pub use rulebook_fs as fs;
 pub use rulebook_fs::{
-    DEFAULT_MAX_FILE_SIZE, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, ReadOptions, Walked, find_upward,
-    owned_by_another_user, read_rule_file, walk_rules_dir,
+    DEFAULT_MAX_FILE_SIZE, MAX_NESTED_ENTRIES, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, ReadOptions,
+    Walked, find_upward, owned_by_another_user, read_rule_file, walk_rules_dir,
 };
 pub use rulebook_registry::{
     KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind, Provider,
