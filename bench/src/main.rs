@@ -6,6 +6,9 @@
 //! Every timing is the median of several warm runs; every target is checked as a ratio
 //! or a bound measured in this same run, and the table says which pass. Nothing here is a
 //! test: timings never gate CI.
+//!
+//! Depends on `rulebook` (discovery), `rulebook-frontmatter` (the parser's own row) and
+//! `rulebook-ttsr` (the stream matcher's rows), and on `ignore` for the read floor.
 
 #![allow(
     clippy::cast_precision_loss,

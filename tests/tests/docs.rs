@@ -93,6 +93,7 @@ fn the_code_speaks_of_the_project_alone() {
     }
     files.push(root.join("README.md"));
     files.push(root.join("ARCHITECTURE.md"));
+    files.push(root.join("CHANGELOG.md"));
     let history =
         regex::Regex::new(r"(?i:\b(issues?|items?) [0-9]+\b|hardening round)|\bT[0-9]{1,3}\b")
             .unwrap();
@@ -114,4 +115,65 @@ fn the_code_speaks_of_the_project_alone() {
         "docs/design holds a draft, not the design"
     );
     assert!(problems.is_empty(), "history words: {problems:#?}");
+}
+
+/// Every crate's `Depends on` paragraph (its crate docs) names only crates of the workspace
+/// it depends on: a crate that moved onto the kit does not keep naming the crates it left.
+#[test]
+fn each_crate_says_what_it_depends_on() {
+    let root = workspace_root();
+    let mut problems = Vec::new();
+    let mut crates: Vec<PathBuf> = fs::read_dir(root.join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    crates.push(root.join("bench"));
+    crates.sort();
+    let workspace: Vec<String> = crates
+        .iter()
+        .map(|c| c.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("rulebook"))
+        .collect();
+    for dir in &crates {
+        let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        let dependencies = manifest
+            .split("\n[")
+            .find(|table| table.starts_with("[dependencies]") || table.starts_with("dependencies]"))
+            .unwrap_or_default()
+            .to_owned();
+        let depends = |name: &str| {
+            dependencies
+                .lines()
+                .any(|l| l.split([' ', '=']).next() == Some(name))
+        };
+        let lib = ["src/lib.rs", "src/main.rs"]
+            .iter()
+            .map(|f| dir.join(f))
+            .find(|f| f.is_file());
+        let Some(lib) = lib else { continue };
+        let text = fs::read_to_string(&lib).unwrap();
+        let docs: Vec<&str> = text
+            .lines()
+            .take_while(|l| l.starts_with("//!") || l.trim().is_empty() || l.starts_with("#!"))
+            .filter_map(|l| l.strip_prefix("//!"))
+            .collect();
+        let docs = docs.join("\n");
+        let Some(start) = docs.find("Depends on") else {
+            problems.push(format!(
+                "{}: no `Depends on` paragraph",
+                lib.strip_prefix(&root).unwrap().display()
+            ));
+            continue;
+        };
+        let paragraph = docs[start..].split("\n\n").next().unwrap_or_default();
+        for name in paragraph.split('`').skip(1).step_by(2) {
+            if workspace.iter().any(|w| w == name) && !depends(name) {
+                problems.push(format!(
+                    "{}: says it depends on `{name}`, which its Cargo.toml does not list",
+                    lib.strip_prefix(&root).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }

@@ -1,7 +1,9 @@
 //! `rulebook`: which rules will an agent see, and why?
 //!
-//! Commands: `list`, `explain [NAME]`, `prompt [--paths P...]`, `read rule://NAME`,
-//! `check`, `match PATH...`, `complete [PREFIX]`, `completions SHELL`. Every command takes
+//! Commands: `list`, `skills`, `explain [NAME]`, `prompt [--paths P...]`, `read
+//! rule://NAME`, `check`, `match PATH...`, `compare`, `budget`, `complete [PREFIX]`,
+//! `completions SHELL`, `mcp` (the MCP server on standard input and output), `man`; and
+//! `--as TOOL` with list, explain, prompt, match and check. Every command takes
 //! `-C/--cwd`, `--home`, `--profile`, `--json`, `--color`, and `--providers` /
 //! `--no-provider` (the provider ids come from the registry, not from a list here). Exit codes: 0 on success, 1 on
 //! a failed lookup, a failed check or a failed write, 2 on a usage error. Colour is used
@@ -577,4 +579,24 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         eprintln!();
     }
     ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod module_doc_tests {
+    /// The module docs name every command the command line has.
+    #[test]
+    fn the_module_docs_name_every_command() {
+        let docs: String = include_str!("main.rs")
+            .lines()
+            .take_while(|l| l.starts_with("//!") || l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n");
+        for command in super::command().get_subcommands() {
+            let name = command.get_name();
+            assert!(
+                docs.contains(&format!("`{name}`")) || docs.contains(&format!("`{name} ")),
+                "the module docs do not name `{name}`"
+            );
+        }
+    }
 }

@@ -10,7 +10,7 @@
 //! description becomes its text, and list elements of `globs` are kept as text. Another
 //! agent reuses this provider with its own names through [`NativeConfig`].
 //!
-//! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+//! Depends on `rulebook-kit` alone (its file reading, registry and model re-exported).
 //!
 //! ```
 //! use rulebook_provider_native::{NativeConfig, NativeProvider};

@@ -20,7 +20,7 @@
 //! its documentation tells (it cannot be run here: "documented, not verified");
 //! `rulebook-hosts` dispatches to it and guards what it shows.
 //!
-//! Depends on `rulebook-fs`, `rulebook-registry`, `rulebook-rule`.
+//! Depends on `rulebook-kit` alone (its file reading, registry and model re-exported).
 
 pub mod host;
 

@@ -1,8 +1,9 @@
 //! rulebook: honour the rules people already wrote for their coding tools.
 //!
 //! [`Rulebook::discover`] runs the whole pipeline for a working directory and a home:
-//! the default providers (native `.xcsh`, Cursor, Windsurf, Cline, and in Extended the
-//! original's `agents`, Continue, Roo and Zed; each a cargo feature)
+//! the default providers (one crate each, each a cargo feature, listed in the crate's
+//! `providers.txt`: the original's native `.xcsh`, Cursor, Windsurf and Cline, and in
+//! Extended every other format, from `AGENTS.md` and `CLAUDE.md` to `.kiro/steering`)
 //! load rule files into one [`Rule`] shape, the [`Registry`](stages::registry::Registry) orders them by priority and
 //! deduplicates them by name, and the partition stage places every rule in a bucket:
 //! TTSR (registered with the [`TtsrManager`]), always-apply, rulebook, or (Extended)
