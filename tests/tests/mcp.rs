@@ -606,7 +606,12 @@ fn memory_after_many_saves_stays_near_memory_after_one() {
         }
     };
     wait_for("\"init\"");
-    // The watches are set and the first refresh has run once this notification came.
+    // The first discovery runs in the background: it is in once the rules are listed.
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":\"ready\",\"method\":\"resources/list\"}\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    wait_for("\"ready\"");
     let mut resident = Vec::new();
     for save in 0..20 {
         let file = rules.join(format!("r{:05}.mdc", save * 97 % 10000));

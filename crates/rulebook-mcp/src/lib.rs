@@ -191,6 +191,149 @@ mod tests {
         }
     }
 
+    /// A provider whose `load` waits until the test opens its gate: a discovery that
+    /// takes as long as the test wants, with no clock.
+    struct Held {
+        gate: std::sync::Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>,
+    }
+
+    impl rulebook::Provider<rulebook::stages::kit::RuleCapability> for Held {
+        fn info(&self) -> &rulebook::ProviderMeta {
+            static INFO: rulebook::ProviderMeta =
+                rulebook::ProviderMeta::new("held", "Held", "waits for the test", 60);
+            &INFO
+        }
+
+        fn load(
+            &self,
+            _: &rulebook::LoadContext,
+        ) -> Result<
+            rulebook::stages::kit::LoadResult<rulebook::Rule>,
+            rulebook::stages::kit::ProviderError,
+        > {
+            let (open, changed) = &*self.gate;
+            let mut open = open.lock().unwrap();
+            while !*open {
+                open = changed.wait(open).unwrap();
+            }
+            Ok(rulebook::stages::kit::LoadResult::default())
+        }
+    }
+
+    /// Opens the gate when dropped, so a failing test never leaves the discovery thread
+    /// (shared by every server of the process) waiting.
+    struct Opener(std::sync::Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>);
+
+    impl Opener {
+        fn open(&self) {
+            *self.0.0.lock().unwrap() = true;
+            self.0.1.notify_all();
+        }
+    }
+
+    impl Drop for Opener {
+        fn drop(&mut self) {
+            self.open();
+        }
+    }
+
+    /// `initialize` is answered at once: the first discovery runs in the background (at
+    /// 100,000 rules it takes seconds), and a request for the rules waits for it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn initialize_is_answered_while_the_first_discovery_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join(".cursor/rules")).unwrap();
+        std::fs::write(
+            project.join(".cursor/rules/style.mdc"),
+            "---\ndescription: Style\n---\nTabs.\n",
+        )
+        .unwrap();
+        let gate = std::sync::Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+        let opener = Opener(gate.clone());
+        let options = rulebook::Options::new().provider(Held { gate });
+        let home = dir.path().join("home");
+        // Built off the runtime: a server that discovered before answering would wait here.
+        let server = tokio::time::timeout(
+            Duration::from_secs(60),
+            tokio::task::spawn_blocking(move || {
+                RulebookServer::new(
+                    ServeOptions::new(&project)
+                        .home(home)
+                        .options(options)
+                        .watch(false),
+                )
+            }),
+        )
+        .await
+        .expect("the server is built before its discovery ends")
+        .unwrap();
+        let (mut client, _session) = connect(server);
+        let init = tokio::time::timeout(Duration::from_secs(60), client.initialize())
+            .await
+            .expect("initialize is answered while the discovery is held");
+        assert_eq!(init["result"]["serverInfo"]["name"], "rulebook", "{init}");
+        opener.open();
+        let listed = client.call("resources/list", json!({})).await;
+        let uris: Vec<&str> = listed["result"]["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r["uri"].as_str())
+            .collect();
+        assert_eq!(uris, ["rule://style"], "{listed}");
+    }
+
+    /// A refresh never blocks a read: while a refresh's discovery is held (a save at
+    /// 100,000 rules took a minute to refresh), `resources/read` is answered from the
+    /// snapshot in place, and the refresh then swaps the new one in.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_read_is_answered_while_a_refresh_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join(".cursor/rules")).unwrap();
+        std::fs::write(
+            project.join(".cursor/rules/style.mdc"),
+            "---\ndescription: Style\n---\nTabs.\n",
+        )
+        .unwrap();
+        let gate = std::sync::Arc::new((std::sync::Mutex::new(true), std::sync::Condvar::new()));
+        let opener = Opener(gate.clone());
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .options(rulebook::Options::new().provider(Held { gate: gate.clone() }))
+                .watch(false),
+        );
+        let (mut client, _session) = connect(server.clone());
+        client.initialize().await;
+        // The first discovery is in once the rules are listed.
+        client.call("resources/list", json!({})).await;
+        *gate.0.lock().unwrap() = false;
+        std::fs::write(
+            project.join(".cursor/rules/style.mdc"),
+            "---\ndescription: Style\n---\nSpaces.\n",
+        )
+        .unwrap();
+        let refreshing = server.clone();
+        let refresh = tokio::task::spawn_blocking(move || refreshing.refresh());
+        let read = tokio::time::timeout(
+            Duration::from_secs(60),
+            client.call("resources/read", json!({"uri": "rule://style"})),
+        )
+        .await
+        .expect("a read is answered while the refresh is held");
+        assert_eq!(read["result"]["contents"][0]["text"], "Tabs.", "{read}");
+        assert!(!refresh.is_finished(), "the refresh was held");
+        opener.open();
+        let changes = refresh.await.unwrap();
+        assert!(!changes.updated.is_empty(), "{changes:?}");
+        let read = client
+            .call("resources/read", json!({"uri": "rule://style"}))
+            .await;
+        assert_eq!(read["result"]["contents"][0]["text"], "Spaces.", "{read}");
+    }
+
     /// Skills are resources too: listed after the rules, read whole through
     /// `skill://NAME` and `skill://NAME/PATH`, refused as `rulebook read` refuses, and their
     /// template completes names.
@@ -517,6 +660,8 @@ mod tests {
         let (mut client, session) = connect(server.clone());
         client.initialize().await;
         client.send_notification("notifications/initialized").await;
+        // The first discovery runs in the background: it is in once the rules are listed.
+        server.current().await;
         // A new rule: the list changed, and the client hears it with no request of its own.
         std::fs::write(rules.join("new.mdc"), "---\ndescription: New\n---\nB\n").unwrap();
         // The `initialized` notification is handled on the server's own task: wait (a

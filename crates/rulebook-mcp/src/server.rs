@@ -162,7 +162,11 @@ impl Changes {
 
 struct Inner {
     serve: ServeOptions,
-    state: RwLock<Arc<Snapshot>>,
+    /// The current snapshot: `None` until the first discovery, which runs in the
+    /// background while the client initializes.
+    state: RwLock<Option<Arc<Snapshot>>>,
+    /// Said once the first snapshot is in.
+    ready: Ready,
     /// Held while a refresh runs: refreshes follow one another, each compared with the
     /// snapshot it replaces.
     refreshing: Mutex<()>,
@@ -184,39 +188,113 @@ pub struct RulebookServer {
     inner: Arc<Inner>,
 }
 
-impl RulebookServer {
-    /// Discovers the rules once and serves them.
-    pub fn new(serve: ServeOptions) -> Self {
-        // On the thread every later refresh runs on (see `watch::Worker`).
-        let snapshot = match crate::watch::Worker::get() {
-            Some(worker) => {
-                let options = serve.clone();
-                worker
-                    .run_blocking(move || Snapshot::new(options.discover()))
-                    .unwrap_or_else(|| Snapshot::new(serve.discover()))
+/// Whether the first snapshot is in, for threads and for tasks to wait on.
+#[derive(Default)]
+struct Ready {
+    done: Mutex<bool>,
+    changed: std::sync::Condvar,
+    notify: tokio::sync::Notify,
+}
+
+impl Ready {
+    fn set(&self) {
+        *self.done.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        self.changed.notify_all();
+        self.notify.notify_waiters();
+    }
+
+    fn is_set(&self) -> bool {
+        *self.done.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wait_blocking(&self) {
+        let mut done = self.done.lock().unwrap_or_else(PoisonError::into_inner);
+        while !*done {
+            done = self
+                .changed
+                .wait(done)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    async fn wait(&self) {
+        loop {
+            let notified = self.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.is_set() {
+                return;
             }
-            None => Snapshot::new(serve.discover()),
-        };
-        Self {
+            notified.await;
+        }
+    }
+}
+
+impl RulebookServer {
+    /// Serves the rules: the first discovery starts at once, in the background, so the
+    /// client's `initialize` is answered without waiting for it; a request that needs the
+    /// rules waits for it.
+    pub fn new(serve: ServeOptions) -> Self {
+        let server = Self {
             inner: Arc::new(Inner {
                 serve,
-                state: RwLock::new(Arc::new(snapshot)),
+                state: RwLock::new(None),
+                ready: Ready::default(),
                 refreshing: Mutex::new(()),
                 peer: Mutex::new(None),
                 subscriptions: Mutex::new(HashSet::new()),
             }),
+        };
+        // On the thread every later refresh runs on (see `watch::Worker`).
+        let first = server.clone();
+        let started = crate::watch::Worker::get()
+            .is_some_and(|worker| worker.start(move || first.first_discovery()));
+        if !started {
+            server.first_discovery();
+        }
+        server
+    }
+
+    /// The first discovery, and the word that it is in.
+    fn first_discovery(&self) {
+        let snapshot = Arc::new(Snapshot::new(self.inner.serve.discover()));
+        *self
+            .inner
+            .state
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(snapshot);
+        self.inner.ready.set();
+    }
+
+    /// The current snapshot (a request keeps the one it started with), once the first
+    /// discovery is in: this blocks the calling thread until then (a task awaits
+    /// [`RulebookServer::current`]).
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        loop {
+            if let Some(snapshot) = self.loaded() {
+                return snapshot;
+            }
+            self.inner.ready.wait_blocking();
         }
     }
 
-    /// The current snapshot (a request keeps the one it started with).
-    pub fn snapshot(&self) -> Arc<Snapshot> {
-        Arc::clone(
-            &self
-                .inner
-                .state
-                .read()
-                .unwrap_or_else(PoisonError::into_inner),
-        )
+    /// [`RulebookServer::snapshot`] for a task: waits for the first discovery without
+    /// holding a thread.
+    pub async fn current(&self) -> Arc<Snapshot> {
+        loop {
+            if let Some(snapshot) = self.loaded() {
+                return snapshot;
+            }
+            self.inner.ready.wait().await;
+        }
+    }
+
+    fn loaded(&self) -> Option<Arc<Snapshot>> {
+        self.inner
+            .state
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// How the server was started.
@@ -254,7 +332,7 @@ impl RulebookServer {
             .inner
             .state
             .write()
-            .unwrap_or_else(PoisonError::into_inner) = next;
+            .unwrap_or_else(PoisonError::into_inner) = Some(next);
         changes
     }
 
@@ -536,7 +614,7 @@ impl ServerHandler for RulebookServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         self.remember_peer(&ctx.peer);
-        let snapshot = self.snapshot();
+        let snapshot = self.current().await;
         Ok(ListResourcesResult::with_all_items(
             snapshot
                 .resources
@@ -565,7 +643,7 @@ impl ServerHandler for RulebookServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         self.remember_peer(&ctx.peer);
-        let snapshot = self.snapshot();
+        let snapshot = self.current().await;
         let read = if is_skill_uri(&request.uri) {
             snapshot
                 .book
@@ -616,7 +694,7 @@ impl ServerHandler for RulebookServer {
     ) -> Result<CompleteResult, ErrorData> {
         let names = match &request.r#ref {
             Reference::Resource(r) if r.uri == TEMPLATE && request.argument.name == "name" => {
-                let snapshot = self.snapshot();
+                let snapshot = self.current().await;
                 let (names, total) = view::complete(
                     &snapshot.book,
                     &request.argument.value,
@@ -628,7 +706,7 @@ impl ServerHandler for RulebookServer {
             Reference::Resource(r)
                 if r.uri == SKILL_TEMPLATE && request.argument.name == "name" =>
             {
-                let snapshot = self.snapshot();
+                let snapshot = self.current().await;
                 let (names, total) = view::complete_skills(
                     &snapshot.book,
                     &request.argument.value,
@@ -694,7 +772,7 @@ impl ServerHandler for RulebookServer {
                 None,
             ));
         }
-        let snapshot = self.snapshot();
+        let snapshot = self.current().await;
         if snapshot.book.profile() == Profile::Reference && !paths.is_empty() {
             return Err(ErrorData::invalid_params(
                 "`paths` attaches rules by glob, which the reference profile never does".to_owned(),
@@ -750,7 +828,7 @@ impl ServerHandler for RulebookServer {
     ) -> Result<CallToolResponse, ErrorData> {
         self.remember_peer(&ctx.peer);
         let arguments = request.arguments.as_ref();
-        let snapshot = self.snapshot();
+        let snapshot = self.current().await;
         let result = match request.name.as_ref() {
             "rules_for_paths" => {
                 only_arguments(arguments, &["paths"])?;
@@ -815,7 +893,7 @@ impl ServerHandler for RulebookServer {
             (name, uri)
         };
         // Only a listed URI: a set of made-up URIs would grow without bound.
-        if !self.snapshot().resources.iter().any(|r| r.uri == uri) {
+        if !self.current().await.resources.iter().any(|r| r.uri == uri) {
             let kind = if is_skill_uri(&uri) { "skill" } else { "rule" };
             return Err(ErrorData::resource_not_found(
                 format!("no {kind} is named {}", escape(&name)),

@@ -350,6 +350,11 @@ impl Worker {
             .as_ref()
     }
 
+    /// Queues `job` on the worker and returns; `false` when the worker is gone.
+    pub(crate) fn start(&self, job: impl FnOnce() + Send + 'static) -> bool {
+        self.send(Box::new(job))
+    }
+
     fn send(&self, job: Box<dyn FnOnce() + Send>) -> bool {
         self.jobs
             .lock()
@@ -371,20 +376,6 @@ impl Worker {
             return None;
         }
         result.await.ok()
-    }
-
-    /// As [`Worker::run`], blocking the calling thread (not in an async context).
-    pub(crate) fn run_blocking<T: Send + 'static>(
-        &self,
-        job: impl FnOnce() -> T + Send + 'static,
-    ) -> Option<T> {
-        let (done, result) = std::sync::mpsc::channel();
-        if !self.send(Box::new(move || {
-            let _ = done.send(job());
-        })) {
-            return None;
-        }
-        result.recv().ok()
     }
 }
 
