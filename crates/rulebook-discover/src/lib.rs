@@ -938,20 +938,11 @@ impl Rulebook {
         rulebook_prompt::render_with_skills(&skills, &always, &attached, &rulebook, section)
     }
 
-    /// `path` as a person names it: relative to the working directory when under it, `~/…`
-    /// under the home, else whole.
+    /// `path` as a person names it ([`rulebook_rule::show_path`]): relative to the working
+    /// directory when under it, `~/…` under the home, `../…` above the working directory,
+    /// else whole.
     pub fn display_path(&self, path: &Path) -> String {
-        if let Ok(rel) = path.strip_prefix(&self.cwd) {
-            if !rel.as_os_str().is_empty() {
-                return rel.to_string_lossy().into_owned();
-            }
-        }
-        if self.home.as_os_str().len() > 1 {
-            if let Ok(rel) = path.strip_prefix(&self.home) {
-                return format!("~/{}", rel.to_string_lossy());
-            }
-        }
-        path.to_string_lossy().into_owned()
+        rulebook_rule::show_path(path, &self.cwd, &self.home)
     }
 
     /// The rules that apply to one file (Extended E3, as `rulebook match` and the MCP tool
@@ -1039,6 +1030,16 @@ impl Rulebook {
         let mut text = message.replace(&cwd, "");
         if self.home.as_os_str().len() > 1 {
             text = text.replace(&format!("{}/", self.home.display()), "~/");
+        }
+        // Above the working directory, as `display_path` shows it: `../` for each level,
+        // up to (not including) the file system's root.
+        let mut up = String::new();
+        for ancestor in self.cwd.ancestors().skip(1) {
+            if ancestor.parent().is_none() {
+                break;
+            }
+            up.push_str("../");
+            text = text.replace(&format!("{}/", ancestor.display()), &up);
         }
         text
     }

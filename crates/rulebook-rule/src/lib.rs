@@ -25,6 +25,7 @@
 //! ```
 
 mod diagnostic;
+mod shown;
 mod skill;
 mod uri;
 
@@ -34,6 +35,7 @@ use serde::Serialize;
 
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use rulebook_frontmatter::{Map, Outcome as FrontmatterOutcome, Value};
+pub use shown::show_path;
 pub use skill::{InvalidSkill, Skill, validate_skill};
 pub use uri::{percent_encode, percent_encode_bytes};
 

@@ -6,7 +6,7 @@
 //! order, `truncated_at` the byte offset of the file where X cuts it (else `null`).
 
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use rulebook::{Host, HostFile, HostOptions, HostScope, HostStatus, HostView, emulate};
 use serde::Serialize;
@@ -38,14 +38,7 @@ impl Place<'_> {
     /// A path as a person reads it: relative to the working directory, `~/…` under the
     /// home, else relative with `..` (or absolute when nothing is shared).
     fn show(&self, path: &Path) -> String {
-        if let Ok(rel) = path.strip_prefix(self.cwd) {
-            return rel.display().to_string();
-        }
-        if let Ok(rel) = path.strip_prefix(self.home) {
-            return format!("~/{}", rel.display());
-        }
-        relative(self.cwd, path)
-            .map_or_else(|| path.display().to_string(), |p| p.display().to_string())
+        rulebook::stages::rule::show_path(path, self.cwd, self.home)
     }
 
     /// Every file `host` considered, then the rule files other tools read here that it
@@ -89,23 +82,6 @@ impl Place<'_> {
             .collect();
         (view, extra)
     }
-}
-
-fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
-    let from: Vec<Component<'_>> = from.components().collect();
-    let to_c: Vec<Component<'_>> = to.components().collect();
-    let common = from.iter().zip(&to_c).take_while(|(a, b)| a == b).count();
-    if common <= 1 {
-        return None;
-    }
-    let mut out = PathBuf::new();
-    for _ in common..from.len() {
-        out.push("..");
-    }
-    for c in &to_c[common..] {
-        out.push(c.as_os_str());
-    }
-    Some(out)
 }
 
 fn heading(host: Host) -> String {

@@ -103,9 +103,9 @@ pub fn has_suffix(path: &Path, suffix: &str) -> bool {
     name(path).ends_with(suffix)
 }
 
-/// `path` relative to `cwd` when it lies under it (`CLAUDE.local.md`), else as it is.
+/// `path` as a person at `cwd` names it ([`rulebook_rule::show_path`], no home).
 pub fn show(cwd: &Path, path: &Path) -> String {
-    path.strip_prefix(cwd).unwrap_or(path).display().to_string()
+    rulebook_rule::show_path(path, cwd, Path::new(""))
 }
 
 /// The file name of `path` as text (lossy).
