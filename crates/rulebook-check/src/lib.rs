@@ -45,6 +45,7 @@ use rulebook::stages::rule::FrontmatterOutcome;
 use rulebook::stages::ttsr::Validator;
 use rulebook::{
     Diagnostic, DiagnosticCode, Host, HostOptions, HostView, Rule, RuleBucket, Rulebook, Severity,
+    UnquotedGlobs,
 };
 
 /// The severity of a finding of `code` (see the module docs).
@@ -115,15 +116,6 @@ fn unquoted_globs(text: &str) -> Vec<(usize, String)> {
     }
     found
 }
-
-/// Folders of other kinds a tool reads beside its rules and skills: said, as
-/// information, to be not read.
-const NOT_RULES: &[(&str, &str)] = &[
-    (".claude/commands", "Claude Code's slash commands"),
-    (".claude/agents", "Claude Code's subagents"),
-    (".github/prompts", "GitHub Copilot's prompt files"),
-    (".github/agents", "GitHub Copilot's custom agents"),
-];
 
 /// Which findings to report, and whether warnings fail.
 #[derive(Debug, Clone, Default)]
@@ -518,11 +510,6 @@ fn missing_links(skill: &rulebook::Skill) -> Vec<String> {
     missing
 }
 
-/// Whether `rule` is a Cursor rule, whose unquoted globs are Cursor's own format.
-fn is_cursor(rule: &Rule) -> bool {
-    rule.source.provider == "cursor"
-}
-
 /// Every finding, unfiltered.
 fn lint(book: &Rulebook) -> Vec<Diagnostic> {
     let mut findings: Vec<Diagnostic> = Vec::new();
@@ -563,12 +550,21 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                 findings.push(finding(DiagnosticCode::InvalidTrigger, path, line, message));
             }
         }
+        // What the rule's tool makes of an unquoted glob, as its provider says.
+        let form = book
+            .providers()
+            .iter()
+            .find(|p| p.id == rule.source.provider)
+            .map(|p| p.unquoted_globs)
+            .unwrap_or_default();
         for (line, glob) in unquoted_globs(&text) {
             covered.insert((path.to_path_buf(), line));
-            if is_cursor(rule) {
-                // Cursor's own format, and what Cursor matches: nothing to say.
-                continue;
-            }
+            let whose = match form {
+                // The tool's own form, and what it matches: nothing to say.
+                UnquotedGlobs::Native => continue,
+                UnquotedGlobs::QuoteBecause(why) => format!(" ({why})"),
+                UnquotedGlobs::Quote => String::new(),
+            };
             let (code, what) = if rule.frontmatter_outcome == FrontmatterOutcome::LineParser {
                 (
                     DiagnosticCode::YamlSyntax,
@@ -579,14 +575,6 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                     DiagnosticCode::YamlSyntax,
                     "the YAML fails here; the value was read as text",
                 )
-            };
-            // Windsurf's reader is not public (no source, no
-            // doc example of the form, no run of it here), so the form Cursor documents
-            // stays a warning for Windsurf, and says why it is not Cursor's note.
-            let whose = if rule.source.provider == "windsurf" {
-                " (Cursor reads this form, so rulebook does; Windsurf's own reader is not public and its docs show no such example, so whether Windsurf matches it is not known)"
-            } else {
-                ""
             };
             let mut d = finding(
                 code,
@@ -792,12 +780,17 @@ fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
             .ok()
             .map(|_| finding(DiagnosticCode::UnsupportedFormat, &path, None, message))
     };
-    let not_rules = NOT_RULES.iter().filter_map(|(rel, what)| {
-        present(
-            rel,
-            format!("{rel} holds {what}: neither rules nor skills, so rulebook does not read it"),
-        )
-    });
+    let not_rules = rulebook::tools()
+        .iter()
+        .flat_map(|tool| tool.tool().other_folders())
+        .filter_map(|(rel, what)| {
+            present(
+                rel,
+                format!(
+                    "{rel} holds {what}: neither rules nor skills, so rulebook does not read it"
+                ),
+            )
+        });
     // AGENT.md is read by Zed and Roo Code only where they would use it: said
     // when it is here and neither does.
     let agent = book.cwd().join("AGENT.md");

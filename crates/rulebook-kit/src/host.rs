@@ -81,6 +81,13 @@ pub trait Tool: Send + Sync {
         Vec::new()
     }
 
+    /// Folders of other kinds the tool keeps in a project beside its rules and skills
+    /// (commands, subagents, prompt files), each with what it holds: `rulebook check` says
+    /// of each that is there that rulebook does not read it. None by default.
+    fn other_folders(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// Whether the tool's own list of the files it loaded (what a golden record holds)
     /// names the files its imports brought in, or only those it found (Gemini CLI and
     /// Qwen Code list what they found; the imports are in the text).

@@ -76,7 +76,7 @@ pub use rulebook_fs::{
 };
 pub use rulebook_registry::{
     KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind, Provider,
-    ProviderError, ProviderMeta, ProviderOption, RuleCapability, SkillCapability,
+    ProviderError, ProviderMeta, ProviderOption, RuleCapability, SkillCapability, UnquotedGlobs,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, FrontmatterOutcome, GlobDialect, Level, Map, Profile,

@@ -480,6 +480,13 @@ impl Tool for Claude {
         emulate(options)
     }
 
+    fn other_folders(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (".claude/commands", "Claude Code's slash commands"),
+            (".claude/agents", "Claude Code's subagents"),
+        ]
+    }
+
     /// `paths:` forms earlier Claude Code versions are known to ignore, each with the
     /// report that shows it: Claude Code 2.1.332 reads them all.
     fn lints(&self, rules: &[&rulebook_kit::Rule]) -> Vec<rulebook_kit::Diagnostic> {

@@ -101,4 +101,11 @@ impl Tool for Copilot {
     fn emulate(&self, options: &HostOptions) -> HostView {
         emulate(options)
     }
+
+    fn other_folders(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (".github/prompts", "GitHub Copilot's prompt files"),
+            (".github/agents", "GitHub Copilot's custom agents"),
+        ]
+    }
 }

@@ -82,6 +82,8 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
 )
 .with_known_keys(COMMON_KEYS)
 .with_nested_names(&[".cursor"])
+// `globs: *.ts,*.tsx` unquoted is how Cursor itself writes globs, and what it matches.
+.with_unquoted_globs(rulebook_kit::UnquotedGlobs::Native)
 .with_options(&[rulebook_kit::ProviderOption::new(
     "agent_kind",
     rulebook_kit::OptionKind::OneOf(rulebook_kit::context_files::AGENT_KINDS),

@@ -66,7 +66,12 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     50,
 )
 .with_known_keys(KNOWN_KEYS)
-.with_nested_names(&[".windsurf"]);
+.with_nested_names(&[".windsurf"])
+// Windsurf's reader is not public (no source, no doc example of the form, no run of it
+// here), so the form Cursor documents stays a warning, with why.
+.with_unquoted_globs(rulebook_kit::UnquotedGlobs::QuoteBecause(
+    "Cursor reads this form, so rulebook does; Windsurf's own reader is not public and its docs show no such example, so whether Windsurf matches it is not known",
+));
 
 impl Provider<RuleCapability> for WindsurfProvider {
     fn info(&self) -> &ProviderMeta {

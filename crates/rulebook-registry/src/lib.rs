@@ -401,6 +401,21 @@ pub struct ProviderMeta {
     nested_owned: Vec<String>,
     profiles: &'static [Profile],
     options: &'static [ProviderOption],
+    unquoted_globs: UnquotedGlobs,
+}
+
+/// What the tool behind a provider makes of a glob written unquoted (`globs: *.ts`), which
+/// YAML reads as an alias: what `rulebook check` says of one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnquotedGlobs {
+    /// Not known to be read as written: quoting it is advised.
+    #[default]
+    Quote,
+    /// The tool's own form, read as written (Cursor writes and matches `globs: *.ts`):
+    /// nothing to say.
+    Native,
+    /// Quoting it is advised, with this note on why (the tool's reader is not public, say).
+    QuoteBecause(&'static str),
 }
 
 impl ProviderMeta {
@@ -423,6 +438,7 @@ impl ProviderMeta {
             nested_owned: Vec::new(),
             profiles: &[Profile::Reference, Profile::Extended],
             options: &[],
+            unquoted_globs: UnquotedGlobs::Quote,
         }
     }
 
@@ -480,6 +496,18 @@ impl ProviderMeta {
     pub const fn with_options(mut self, options: &'static [ProviderOption]) -> Self {
         self.options = options;
         self
+    }
+
+    /// What its tool makes of an unquoted glob ([`UnquotedGlobs::Quote`] by default).
+    #[must_use]
+    pub const fn with_unquoted_globs(mut self, form: UnquotedGlobs) -> Self {
+        self.unquoted_globs = form;
+        self
+    }
+
+    /// What its tool makes of an unquoted glob.
+    pub fn unquoted_globs(&self) -> UnquotedGlobs {
+        self.unquoted_globs
     }
 
     /// The options it reads.
@@ -743,6 +771,9 @@ pub struct ProviderInfo {
     /// The options it reads ([`ProviderMeta::options`]).
     #[serde(skip)]
     pub options: Vec<ProviderOption>,
+    /// What its tool makes of an unquoted glob ([`ProviderMeta::unquoted_globs`]).
+    #[serde(skip)]
+    pub unquoted_globs: UnquotedGlobs,
 }
 
 /// Providers of one capability, and how to load them.
@@ -878,6 +909,7 @@ impl<C: Capability> Registry<C> {
                     known_keys: info.known_keys().to_vec(),
                     profiles: info.profiles().to_vec(),
                     options: info.options().to_vec(),
+                    unquoted_globs: info.unquoted_globs(),
                 }
             })
             .collect()

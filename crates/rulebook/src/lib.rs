@@ -88,7 +88,7 @@ pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl, UrlIndex};
 pub use rulebook_registry::{
     Entry, KnownKey, LoadContext, Mechanisms, OptionError, OptionKind, Provider, ProviderInfo,
-    ProviderMeta, ProviderOption, SkillCapability, Status,
+    ProviderMeta, ProviderOption, SkillCapability, Status, UnquotedGlobs,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, Skill, SourceMeta,
