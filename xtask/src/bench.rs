@@ -1,4 +1,5 @@
-//! `cargo xtask bench` and `cargo xtask fuzz`: generate the trees, build in release, run `rulebook-bench`.
+//! `cargo xtask bench` and `cargo xtask fuzz`: generate the trees, build with the `profiling`
+//! profile (release code with line tables), run `rulebook-bench`.
 
 use std::env;
 use std::path::PathBuf;
@@ -47,7 +48,8 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
         "build",
         cargo().args([
             "build",
-            "--release",
+            "--profile",
+            "profiling",
             "--locked",
             "-p",
             "rulebook-cli",
@@ -57,13 +59,13 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
     )?;
     let mut cmd = Command::new(
         target
-            .join("release")
+            .join("profiling")
             .join(format!("rulebook-bench{}", env::consts::EXE_SUFFIX)),
     );
     cmd.arg("--rulebook")
         .arg(
             target
-                .join("release")
+                .join("profiling")
                 .join(format!("rulebook{}", env::consts::EXE_SUFFIX)),
         )
         .arg("--corpus")
@@ -94,12 +96,19 @@ pub(crate) fn fuzz(args: &[String]) -> Result<(), String> {
     }
     run(
         "build",
-        cargo().args(["build", "--release", "--locked", "-p", "rulebook-bench"]),
+        cargo().args([
+            "build",
+            "--profile",
+            "profiling",
+            "--locked",
+            "-p",
+            "rulebook-bench",
+        ]),
     )?;
     let target =
         env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
     let bin = target
-        .join("release")
+        .join("profiling")
         .join(format!("rulebook-bench{}", env::consts::EXE_SUFFIX));
     for t in targets {
         run(

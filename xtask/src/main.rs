@@ -55,7 +55,7 @@ commands:
   gen-tree --rules N --out DIR    write a synthetic rule tree (DIR/project, DIR/home)
   gen-tree --skills N --out DIR   the same with N skills (SKILL.md folders)
   gen-tree --monorepo N --out DIR a monorepo of N files with 50 nested rule directories
-  bench [--quick]                 generate trees (10..10,000 rules), build in release,
+  bench [--quick]                 generate trees (10..10,000 rules), build (profiling),
                                   run the benchmarks, print the table
   fuzz [--seconds S] [TARGET...]  time-boxed random testing of frontmatter, protocol,
                                   ttsr (default: all three, 60 s each)
