@@ -435,6 +435,7 @@ fn main() -> ExitCode {
         let mut serve = rulebook_mcp::ServeOptions::new(&cwd)
             .options(options)
             .watch(!no_watch)
+            .after_refresh(memory::give_back)
             .debounce(std::time::Duration::from_millis(*debounce_ms));
         if let Some(home) = &cli.home {
             serve = serve.home(home);

@@ -9,6 +9,9 @@
 //! large lists mapped, so their pages go back to the system when a snapshot is dropped:
 //! 42 MiB after the first save and after the hundredth.
 //!
+//! What the old snapshot freed on the heap itself, malloc keeps at the top of the heap
+//! unless asked to give it back: [`give_back`] runs after each refresh.
+//!
 //! One-shot commands keep malloc's default, which maps less often.
 
 /// Fixes malloc's mapping threshold at its starting value (see the module doc). Does
@@ -27,6 +30,20 @@ pub(crate) fn for_a_long_life() {
             eprintln!(
                 "rulebook mcp: malloc refused a fixed mapping threshold; memory may grow over the first saves"
             );
+        }
+    }
+}
+
+/// Returns the memory malloc holds free at the top of its heaps to the system (glibc's
+/// `malloc_trim`); nothing elsewhere. Run after a refresh has dropped the old snapshot.
+pub(crate) fn give_back() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: `malloc_trim` takes the padding to leave and works under malloc's own
+        // locks; it has no memory-safety precondition.
+        #[allow(unsafe_code, reason = "the one call into the C library's allocator")]
+        unsafe {
+            libc::malloc_trim(0);
         }
     }
 }

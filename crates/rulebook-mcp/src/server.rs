@@ -49,6 +49,7 @@ pub struct ServeOptions {
     pub(crate) options: Options,
     pub(crate) watch: bool,
     pub(crate) debounce: Duration,
+    pub(crate) after_refresh: Option<fn()>,
 }
 
 impl ServeOptions {
@@ -61,6 +62,7 @@ impl ServeOptions {
             options: Options::new(),
             watch: true,
             debounce: Duration::from_millis(200),
+            after_refresh: None,
         }
     }
 
@@ -89,6 +91,16 @@ impl ServeOptions {
     #[must_use]
     pub fn debounce(mut self, quiet: Duration) -> Self {
         self.debounce = quiet;
+        self
+    }
+
+    /// Calls `hook` on the discovery thread after each refresh of the watcher, once the new
+    /// snapshot is in and the old one dropped: a process on glibc returns the memory the
+    /// old snapshot freed with `malloc_trim` here (`rulebook mcp` does), which malloc
+    /// otherwise keeps at the top of its heap.
+    #[must_use]
+    pub fn after_refresh(mut self, hook: fn()) -> Self {
+        self.after_refresh = Some(hook);
         self
     }
 

@@ -302,9 +302,15 @@ pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
             }
             let refreshing = server.clone();
             let Some(changes) = worker
-                .run(move || match seen {
-                    Kind::Contents => refreshing.refresh_contents(),
-                    Kind::Tree => refreshing.refresh(),
+                .run(move || {
+                    let changes = match seen {
+                        Kind::Contents => refreshing.refresh_contents(),
+                        Kind::Tree => refreshing.refresh(),
+                    };
+                    if let Some(hook) = refreshing.serve_options().after_refresh {
+                        hook();
+                    }
+                    changes
                 })
                 .await
             else {
