@@ -825,6 +825,46 @@ mod tests {
         session.await.unwrap().unwrap();
     }
 
+    /// The hook of `ServeOptions::after_refresh` runs after each refresh of the watcher,
+    /// before the client hears of it (`rulebook mcp` gives memory back there).
+    #[tokio::test]
+    async fn the_after_refresh_hook_runs_after_each_refresh() {
+        static REFRESHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        fn bump() {
+            REFRESHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join(".cursor/rules")).unwrap();
+        let (mut client, session) = connect(RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .debounce(Duration::from_millis(50))
+                .after_refresh(bump)
+                .watch(true),
+        ));
+        client.initialize().await;
+        client.send_notification("notifications/initialized").await;
+        client.call("resources/list", json!({})).await;
+        std::fs::write(
+            project.join(".cursor/rules/new.mdc"),
+            "---\ndescription: New\n---\nB\n",
+        )
+        .unwrap();
+        tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                if client.next().await["method"] == "notifications/resources/list_changed" {
+                    return;
+                }
+            }
+        })
+        .await
+        .expect("a new rule is noticed");
+        assert!(REFRESHED.load(std::sync::atomic::Ordering::SeqCst) >= 1);
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
+
     /// Skills are watched too: a new skill in the project's `.agents/skills` is a
     /// new resource (`list_changed`), and a changed user skill (outside the project) is
     /// `updated` for a subscriber. The waits are a hang's deadline, not a timing.
