@@ -63,7 +63,11 @@ fn ms(d: Duration) -> String {
 }
 
 fn discover(dir: &Path) -> Rulebook {
-    Rulebook::discover(dir.join("project"), Some(dir.join("home")), &Options::new())
+    Rulebook::discover(
+        dir.join("project"),
+        Some(&dir.join("home")),
+        &Options::new(),
+    )
 }
 
 /// Peak resident memory of this process so far, in bytes (Linux `VmHWM`).

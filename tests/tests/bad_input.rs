@@ -40,7 +40,7 @@ impl Project {
     fn discover(&self, profile: Profile) -> Rulebook {
         Rulebook::discover(
             self.root(),
-            Some(self.root().join("no-home")),
+            Some(&self.root().join("no-home")),
             &Options::new().profile(profile),
         )
     }
@@ -376,7 +376,7 @@ fn fifos_and_devices_are_not_read() {
         let book = within_bound("discovery with FIFOs", move || {
             Rulebook::discover(
                 &root,
-                Some(root.join("no-home")),
+                Some(&root.join("no-home")),
                 &Options::new().profile(profile),
             )
         });
@@ -568,7 +568,7 @@ fn clinerules_above_the_project_root() {
     let discover = |profile| {
         Rulebook::discover(
             &repo,
-            Some(repo.join("home")),
+            Some(&repo.join("home")),
             &Options::new().profile(profile),
         )
     };
@@ -673,7 +673,7 @@ fn huge_triggers_are_refused_quickly_by_the_check_matching_uses() {
     }
     let root = p.root().to_path_buf();
     let book = within_bound("discovery of 100 huge triggers", move || {
-        Rulebook::discover(&root, Some(root.join("no-home")), &Options::new())
+        Rulebook::discover(&root, Some(&root.join("no-home")), &Options::new())
     });
     let refused = book
         .diagnostics()
@@ -704,7 +704,7 @@ fn a_rules_directory_that_is_a_file_is_a_warning() {
 #[test]
 fn a_missing_home_is_a_warning() {
     let p = Project::new();
-    let book = Rulebook::discover(p.root(), Some(p.root().join("nowhere")), &Options::new());
+    let book = Rulebook::discover(p.root(), Some(&p.root().join("nowhere")), &Options::new());
     assert_eq!(book.diagnostics()[0].code, DiagnosticCode::MissingDirectory);
 }
 
@@ -735,7 +735,7 @@ fn memory_files_linked_out_of_the_project_are_refused() {
     let options = Options::new()
         .provider_option("claude", "walk_ceiling", p.root().to_string_lossy())
         .profile(Profile::Extended);
-    let book = Rulebook::discover(p.root(), Some(p.root().join("no-home")), &options);
+    let book = Rulebook::discover(p.root(), Some(&p.root().join("no-home")), &options);
     assert!(
         !book.system_prompt_section().contains("OUTSIDE SECRET"),
         "{}",
@@ -758,7 +758,7 @@ fn memory_files_linked_out_of_the_project_are_refused() {
     p.write("docs/inside.md", b"INSIDE TEXT\n");
     std::os::unix::fs::symlink(p.root().join("docs/inside.md"), p.root().join("CLAUDE.md"))
         .unwrap();
-    let book = Rulebook::discover(p.root(), Some(p.root().join("no-home")), &options);
+    let book = Rulebook::discover(p.root(), Some(&p.root().join("no-home")), &options);
     assert!(
         book.items()
             .any(|r| r.name == "CLAUDE" && r.content.contains("INSIDE TEXT"))
@@ -800,7 +800,7 @@ fn an_import_swapped_for_a_link_is_not_read() {
         .allow_providers(["claude"]);
     let mut read_fine = 0;
     for _ in 0..400 {
-        let book = Rulebook::discover(p.root(), Some(p.root().join("no-home")), &options);
+        let book = Rulebook::discover(p.root(), Some(&p.root().join("no-home")), &options);
         assert!(
             book.items().all(|r| !r.content.contains("OUTSIDE SECRET")),
             "an outside file was read through a swapped import"
@@ -835,7 +835,7 @@ fn imports_are_bounded_by_the_size_cap() {
         .max_file_size(1024 * 1024);
     let root = p.root().to_path_buf();
     let book = within_bound("imports past the size cap", move || {
-        Rulebook::discover(&root, Some(root.join("no-home")), &options)
+        Rulebook::discover(&root, Some(&root.join("no-home")), &options)
     });
     let top = book.items().find(|r| r.name == "CLAUDE").unwrap();
     assert_eq!(top.content.trim_end(), "Big: @big.md");

@@ -58,7 +58,7 @@ fn run(files: &[PathBuf]) -> BTreeMap<&'static str, (usize, usize, usize)> {
     }
     let book = Rulebook::discover(
         &project,
-        Some(home),
+        Some(&home),
         &Options::new()
             .project_root(&project)
             .allow_providers(FOLDERS.iter().map(|(_, id)| *id)),

@@ -70,7 +70,7 @@ fn project() -> tempfile::TempDir {
 fn report(root: &Path, profile: Profile, options: &CheckOptions) -> String {
     let book = Rulebook::discover(
         root.join("project"),
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new().profile(profile),
     );
     let report = check(&book, options);
@@ -118,7 +118,7 @@ fn check_as_one_tool_keeps_its_files_and_its_duplicates() {
     let dir = project();
     let book = Rulebook::discover(
         dir.path().join("project"),
-        Some(dir.path().join("home")),
+        Some(&dir.path().join("home")),
         &Options::new(),
     );
     let findings = |host| {
@@ -176,7 +176,7 @@ fn check_as_claude_names_the_paths_forms_older_versions_ignored() {
     );
     write(&p, ".claude/rules/none.md", "Always.\n");
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
-    let book = Rulebook::discover(&p, Some(dir.path().join("home")), &Options::new());
+    let book = Rulebook::discover(&p, Some(&dir.path().join("home")), &Options::new());
     let report = check(
         &book,
         &CheckOptions::new().host(Some(rulebook::tool("claude").unwrap())),
@@ -223,7 +223,7 @@ fn select_ignore_and_strict_choose_what_counts() {
     let codes = |options: &CheckOptions| -> Vec<String> {
         let book = Rulebook::discover(
             dir.path().join("project"),
-            Some(dir.path().join("home")),
+            Some(&dir.path().join("home")),
             &Options::new(),
         );
         let mut codes: Vec<String> = check(&book, options)
@@ -256,7 +256,7 @@ fn strict_makes_warnings_fail() {
     let p = dir.path().join("project");
     write(&p, ".xcsh/rules/unseen.md", "No frontmatter at all\n");
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
-    let book = Rulebook::discover(&p, Some(dir.path().join("home")), &Options::new());
+    let book = Rulebook::discover(&p, Some(&dir.path().join("home")), &Options::new());
     let lenient = check(&book, &CheckOptions::new());
     assert_eq!(lenient.count(Severity::Error), 0);
     assert!(
@@ -271,7 +271,7 @@ fn strict_makes_warnings_fail() {
     let q = other.path().join("project");
     write(&q, ".xcsh/rules/a.md", "---\ndescription: A\n---\nBody\n");
     std::fs::create_dir_all(other.path().join("home")).unwrap();
-    let clean = Rulebook::discover(&q, Some(other.path().join("home")), &Options::new());
+    let clean = Rulebook::discover(&q, Some(&other.path().join("home")), &Options::new());
     let report = check(&clean, &CheckOptions::new().strict(true));
     assert!(report.findings.is_empty(), "{:?}", report.findings);
     assert!(!report.failed());

@@ -490,7 +490,7 @@ fn main() -> ExitCode {
         };
         return views(&cli, &place, &match_paths);
     }
-    let book = Rulebook::discover(&cwd, cli.home.clone(), &options);
+    let book = Rulebook::discover(&cwd, cli.home.as_deref(), &options);
     let terminal = std::io::stdout().is_terminal();
     let color = match cli.color {
         ColorArg::Always => true,

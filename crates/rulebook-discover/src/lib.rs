@@ -48,7 +48,7 @@
 //! std::fs::write(dir.path().join(".acme/rules/style.md"), "---\ndescription: house style\n---\nBe brief.")?;
 //! std::fs::write(dir.path().join(".acme/rules/empty.md"), "")?;
 //! let options: Options<NoProviders> = Options::new().provider(Acme);
-//! let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &options);
+//! let book = Rulebook::discover(dir.path(), Some(&dir.path().join("home")), &options);
 //! assert_eq!(book.resolve("rule://style")?.content, "Be brief.");
 //! // Every file, with what became of it.
 //! let fates: Vec<(&str, bool)> = book
@@ -514,14 +514,27 @@ impl Rulebook {
     ///
     /// This is the one entry point; [`Rulebook::discover_in`] is the lower level for a
     /// registry and load context built by hand.
+    ///
+    /// ```
+    /// use rulebook_discover::{NoProviders, Options, Rulebook};
+    ///
+    /// let dir = tempfile::tempdir().unwrap();
+    /// // The user's own home:
+    /// let book = Rulebook::discover(dir.path(), None, &Options::<NoProviders>::default());
+    /// assert!(book.all().is_empty());
+    /// // A home of the caller's choosing:
+    /// let home = dir.path().join("home");
+    /// let book = Rulebook::discover(dir.path(), Some(&home), &Options::<NoProviders>::default());
+    /// assert_eq!(book.home(), home.as_path());
+    /// ```
     pub fn discover<T: ProviderTable>(
         cwd: impl AsRef<Path>,
-        home: Option<impl AsRef<Path>>,
+        home: Option<&Path>,
         options: &Options<T>,
     ) -> Self {
         let given = Given {
             cwd: cwd.as_ref().to_path_buf(),
-            home: home.map(|h| h.as_ref().to_path_buf()),
+            home: home.map(Path::to_path_buf),
         };
         Self::discover_given(given, options, None)
     }

@@ -106,7 +106,7 @@ impl ServeOptions {
 
     /// Runs discovery once, on the calling thread alone.
     pub fn discover(&self) -> Rulebook {
-        Rulebook::discover(&self.cwd, self.home.as_ref(), &self.discovery_options())
+        Rulebook::discover(&self.cwd, self.home.as_deref(), &self.discovery_options())
     }
 
     /// The discovery options, run on one thread: the server discovers on its one worker

@@ -11,7 +11,7 @@ fn demo(profile: Profile) -> Rulebook {
     let demo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo");
     Rulebook::discover(
         demo.join("project"),
-        Some(demo.join("home")),
+        Some(&demo.join("home")),
         &Options::new().profile(profile),
     )
 }
@@ -133,7 +133,7 @@ fn rules_for_paths_is_bounded_in_all() {
         )
         .unwrap();
     }
-    let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &Options::new());
+    let book = Rulebook::discover(dir.path(), Some(&dir.path().join("home")), &Options::new());
     let paths: Vec<String> = (0..view::MAX_PATHS).map(|i| format!("f{i}.rs")).collect();
     let answer = view::rules_for_paths(&book, &paths);
     assert_eq!(answer.always_apply.len(), 300);
@@ -148,7 +148,7 @@ fn rules_for_paths_is_bounded_in_all() {
         )
         .unwrap();
     }
-    let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &Options::new());
+    let book = Rulebook::discover(dir.path(), Some(&dir.path().join("home")), &Options::new());
     let answer = view::rules_for_paths(&book, &paths);
     assert!(answer.always_apply.is_empty());
     let entries: usize = answer.paths.iter().map(|p| p.rules.len()).sum();

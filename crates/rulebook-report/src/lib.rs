@@ -18,7 +18,7 @@
 //! # std::fs::create_dir_all(project.join(".cursor/rules"))?;
 //! std::fs::write(project.join(".cursor/rules/ts.mdc"), "---\nglobs: \"*.ts\"\n---\nStrict.")?;
 //! std::fs::write(project.join(".cursor/rules/all.mdc"), "---\nalwaysApply: true\n---\nEnglish.")?;
-//! let book = Rulebook::discover(project, Some(project.join("home")), &Options::default());
+//! let book = Rulebook::discover(project, Some(&project.join("home")), &Options::default());
 //!
 //! let summary = Summary::new(&book);
 //! assert_eq!((summary.always_apply, summary.no_bucket), (1, 1));

@@ -104,7 +104,7 @@ impl Scenario {
     pub fn discover<T: ProviderTable>(&self, options: &Options<T>) -> Rulebook {
         Rulebook::discover(
             self.real.join(self.setting("cwd")),
-            Some(self.real.join("home")),
+            Some(&self.real.join("home")),
             options,
         )
     }

@@ -21,7 +21,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let book = Rulebook::discover(cwd, home, &Options::new().profile(profile));
+    let book = Rulebook::discover(cwd, home.as_deref(), &Options::new().profile(profile));
     for bucket in [
         RuleBucket::Ttsr,
         RuleBucket::AlwaysApply,

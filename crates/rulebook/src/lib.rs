@@ -24,7 +24,7 @@
 //! write(".xcsh/rules/no-log.md", "---\ncondition: \"console\\\\.log\"\n---\nUse the logger.")?;
 //!
 //! // Discover (`None`: the user's home directory; a path of your own here for tests).
-//! let book = Rulebook::discover(project, Some(project.join("home")), &Options::default());
+//! let book = Rulebook::discover(project, Some(&project.join("home")), &Options::default());
 //! let listed: Vec<&str> = book.bucket(RuleBucket::Rulebook).iter().map(|r| r.name.as_str()).collect();
 //! assert_eq!(listed, ["ts"]);
 //!

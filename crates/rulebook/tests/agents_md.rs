@@ -28,7 +28,7 @@ impl Tree {
     }
     fn discover(&self, cwd: &str, options: &Options) -> Rulebook {
         std::fs::create_dir_all(self.path(cwd)).unwrap();
-        Rulebook::discover(self.path(cwd), Some(self.path("h")), options)
+        Rulebook::discover(self.path(cwd), Some(&self.path("h")), options)
     }
     /// The agents-md rules: (name, bucket, content).
     fn rules(&self, cwd: &str) -> Vec<(String, String, String)> {

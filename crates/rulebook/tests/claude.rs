@@ -34,7 +34,7 @@ impl Tree {
             "walk_ceiling",
             self.path("").to_string_lossy().trim_end_matches('/'),
         );
-        Rulebook::discover(self.path(cwd), Some(self.path("h")), &options)
+        Rulebook::discover(self.path(cwd), Some(&self.path("h")), &options)
     }
     fn book(&self, cwd: &str) -> Rulebook {
         self.book_with(cwd, Options::new())

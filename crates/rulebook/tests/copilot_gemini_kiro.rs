@@ -28,7 +28,7 @@ impl Tree {
     }
     fn book_with(&self, cwd: &str, options: &Options) -> Rulebook {
         std::fs::create_dir_all(self.path(cwd)).unwrap();
-        Rulebook::discover(self.path(cwd), Some(self.path("h")), options)
+        Rulebook::discover(self.path(cwd), Some(&self.path("h")), options)
     }
     fn book(&self) -> Rulebook {
         self.book_with("r", &Options::new())

@@ -56,7 +56,7 @@ fn a_new_provider_takes_its_place_by_priority() {
     );
     let book = Rulebook::discover(
         dir.path(),
-        Some(dir.path().join("home")),
+        Some(&dir.path().join("home")),
         &rulebook::Options::new().provider(Acme),
     );
     let rulebook: Vec<(&str, &str)> = book
@@ -149,7 +149,7 @@ fn an_added_provider_keeps_its_profiles_and_nested_names() {
     let discover = |profile| {
         Rulebook::discover(
             dir.path(),
-            Some(dir.path().join("home")),
+            Some(&dir.path().join("home")),
             &rulebook::Options::new().profile(profile).provider(Nested),
         )
     };
@@ -174,7 +174,7 @@ fn provider_options_a_provider_does_not_read_are_errors() {
         .provider_option("copilot", "agent_kind", "reviewer")
         .provider_option("cline", "strict", "true")
         .provider_option("nobody", "key", "value");
-    let book = Rulebook::discover(dir.path(), Some(dir.path().join("home")), &options);
+    let book = Rulebook::discover(dir.path(), Some(&dir.path().join("home")), &options);
     let errors: Vec<(rulebook::DiagnosticCode, String)> = book
         .diagnostics()
         .iter()

@@ -28,7 +28,7 @@ fn book(name: &str, profile: Profile) -> Rulebook {
     let root = fixture(name);
     Rulebook::discover(
         root.join("project"),
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new()
             .profile(profile)
             .project_root(root.join("project")),
@@ -130,7 +130,7 @@ fn review_only_files_apply_to_the_review_agent_only() {
     let root = fixture("review-files");
     let discover = |options: Options| {
         let options = options.project_root(root.join("project"));
-        Rulebook::discover(root.join("project"), Some(root.join("home")), &options)
+        Rulebook::discover(root.join("project"), Some(&root.join("home")), &options)
     };
     let coding = discover(Options::new());
     for name in ["BUGBOT", "styleguide"] {
@@ -183,7 +183,7 @@ fn every_scenario_rule_is_reachable_through_its_url() {
     for dir in scenarios {
         let book = Rulebook::discover(
             dir.join("project"),
-            Some(dir.join("home")),
+            Some(&dir.join("home")),
             &Options::new().project_root(dir.join("project")),
         );
         for rule in book.items() {

@@ -21,7 +21,7 @@ fn discover(name: &str, profile: Profile) -> Rulebook {
     let root = fixture(name);
     Rulebook::discover(
         root.join("project"),
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new().profile(profile),
     )
 }
@@ -98,12 +98,12 @@ fn e9_size_cap() {
 
     let reference = Rulebook::discover(
         dir.path(),
-        Some(home.clone()),
+        Some(&home),
         &Options::new().profile(Profile::Reference),
     );
     assert_eq!(names(&reference), ["huge", "small"]);
 
-    let extended = Rulebook::discover(dir.path(), Some(home.clone()), &Options::new());
+    let extended = Rulebook::discover(dir.path(), Some(&home), &Options::new());
     assert_eq!(names(&extended), ["small"]);
     let d = &extended.diagnostics()[0];
     assert_eq!(d.code, DiagnosticCode::TooLarge);
@@ -112,7 +112,7 @@ fn e9_size_cap() {
     // Configurable.
     let raised = Rulebook::discover(
         dir.path(),
-        Some(home),
+        Some(&home),
         &Options::new().max_file_size(4 * 1024 * 1024),
     );
     assert_eq!(names(&raised), ["huge", "small"]);

@@ -36,7 +36,7 @@ fn report(cwd_rel: &str, profile: Profile, nested: bool) -> String {
     let cwd = project.join(cwd_rel);
     let book = Rulebook::discover(
         &cwd,
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new()
             .profile(profile)
             .project_root(&project)
@@ -124,7 +124,7 @@ fn cline_paths_are_anchored_at_the_workspace() {
     let project = root.join("project");
     let book = Rulebook::discover(
         &project,
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new().project_root(&project),
     );
     let names =

@@ -249,7 +249,7 @@ fn the_same_file_under_two_names_is_one_rule() {
     let options = rulebook::Options::new()
         .profile(Profile::Reference)
         .provider(Instructions);
-    let reference = Rulebook::discover(&root, Some(dir.path().join("home")), &options);
+    let reference = Rulebook::discover(&root, Some(&dir.path().join("home")), &options);
     assert!(
         reference
             .all()

@@ -106,7 +106,7 @@ fn providers_find_every_file_the_real_tools_load_with_the_same_activation() {
                 let golden: Golden = serde_json::from_str(&text).unwrap();
                 let book = Rulebook::discover(
                     root.join(cwd),
-                    Some(root.join(&case.home)),
+                    Some(&root.join(&case.home)),
                     &Options::new(),
                 );
                 let found: BTreeSet<String> = book

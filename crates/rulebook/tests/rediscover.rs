@@ -47,7 +47,7 @@ fn after_edits_it_finds_what_a_fresh_discovery_finds() {
     write(&agents, "Web.\n");
     for profile in [Profile::Extended, Profile::Reference] {
         let options = Options::new().profile(profile);
-        let book = Rulebook::discover(&root, Some(root.join("home")), &options);
+        let book = Rulebook::discover(&root, Some(&root.join("home")), &options);
         // The reference profile reads no nested rules (E11 is the extended profile's).
         let nested_read = profile == Profile::Extended;
         assert_eq!(summary(&book).contains("\"REST.\""), nested_read);
@@ -59,7 +59,7 @@ fn after_edits_it_finds_what_a_fresh_discovery_finds() {
         write(&nested, "---\nglobs: [unclosed\n---\nGraphQL.\n");
         write(&agents, "Web, again.\n");
         let again = book.rediscover(&options);
-        let fresh = Rulebook::discover(&root, Some(root.join("home")), &options);
+        let fresh = Rulebook::discover(&root, Some(&root.join("home")), &options);
         assert_eq!(summary(&again), summary(&fresh), "{profile:?}");
         assert!(summary(&again).contains("Spaces."), "{}", summary(&again));
         assert_eq!(summary(&again).contains("GraphQL."), nested_read);
@@ -69,7 +69,7 @@ fn after_edits_it_finds_what_a_fresh_discovery_finds() {
         let new = root.join("apps/cli/.cursor/rules/cli.mdc");
         write(&new, "---\nalwaysApply: true\n---\nCLI.\n");
         assert!(!summary(&again.rediscover(&options)).contains("CLI."));
-        let fresh = Rulebook::discover(&root, Some(root.join("home")), &options);
+        let fresh = Rulebook::discover(&root, Some(&root.join("home")), &options);
         assert_eq!(summary(&fresh).contains("CLI."), nested_read);
         std::fs::remove_dir_all(root.join("apps/cli")).unwrap();
         write(&top, "---\nalwaysApply: true\n---\nTabs.\n");

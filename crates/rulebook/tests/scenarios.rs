@@ -28,12 +28,12 @@ fn sequential_and_parallel_discovery_agree() {
     let root = fixtures().join("all-providers");
     let a = Rulebook::discover(
         root.join("project"),
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new(),
     );
     let b = Rulebook::discover(
         root.join("project"),
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new().sequential(true),
     );
     let names = |book: &Rulebook| book.items().map(|r| r.name.clone()).collect::<Vec<_>>();
@@ -46,14 +46,14 @@ fn provider_selection() {
     let root = fixtures().join("all-providers");
     let book = Rulebook::discover(
         root.join("project"),
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new().deny_providers(["native"]),
     );
     let shared = book.items().find(|r| r.name == "shared").unwrap();
     assert_eq!(shared.source.provider, "cursor");
     let book = Rulebook::discover(
         root.join("project"),
-        Some(root.join("home")),
+        Some(&root.join("home")),
         &Options::new().allow_providers(["cline"]),
     );
     assert!(book.items().all(|r| r.source.provider == "cline"));
