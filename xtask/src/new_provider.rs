@@ -121,8 +121,7 @@ workspace = true
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{{LoadContext, Provider}};
-//! use rulebook_provider_{ident}::{type_name}Provider;
+//! use rulebook_provider_{ident}::{{{type_name}Provider, LoadContext, Provider}};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".{name}/rules"))?;
@@ -132,12 +131,15 @@ workspace = true
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{{LoadContext, Provider}};
+
 use rulebook_kit::coerce::{{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 }};
 use rulebook_kit::{{
-    FileLoader, KnownKey, Level, LoadContext, LoadResult, Provider, ProviderError, ProviderMeta,
-    Rule, RuleCapability,
+    FileLoader, KnownKey, Level, LoadResult, ProviderError, ProviderMeta, Rule, RuleCapability,
 }};
 
 /// {type_name}'s field coercion.

@@ -26,8 +26,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_agents_md::AgentsMdProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_agents_md::{AgentsMdProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::write(dir.path().join("AGENTS.md"), "root")?;
@@ -36,6 +36,10 @@
 //! assert_eq!(loaded.items[0].always_apply, Some(true));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -47,8 +51,8 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, Level, LoadContext, LoadResult, Profile,
-    Provider, ProviderError, Rule, RuleCapability, dir_scoped_name, scope_to_directory,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, Level, LoadResult, Profile, ProviderError,
+    Rule, RuleCapability, dir_scoped_name, scope_to_directory,
 };
 
 /// AGENTS.md has no frontmatter; the policy matters to nothing (bodies are raw).

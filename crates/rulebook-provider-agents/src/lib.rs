@@ -14,8 +14,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_agents::AgentsProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_agents::{AgentsProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".agents/rules"))?;
@@ -25,6 +25,10 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
+
 use rulebook_kit::ProviderMeta;
 use rulebook_kit::skills::SkillFolders;
 use std::path::PathBuf;
@@ -33,8 +37,7 @@ use rulebook_kit::coerce::{
     AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy, common_keys_and,
 };
 use rulebook_kit::{
-    FileLoader, KnownKey, Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule,
-    RuleCapability,
+    FileLoader, KnownKey, Level, LoadResult, Profile, ProviderError, Rule, RuleCapability,
 };
 
 /// The original reads these files with the native provider's coercion.

@@ -20,8 +20,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_amazonq::AmazonqProvider;
+//! use rulebook_provider_amazonq::{AmazonqProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".amazonq/rules/api"))?;
@@ -30,6 +29,10 @@
 //! assert_eq!(loaded.items[0].name, "api:style");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -41,8 +44,8 @@ use std::path::Path;
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, Level, LoadContext, LoadResult, Profile,
-    Provider, ProviderError, ProviderMeta, Rule, RuleCapability,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, Level, LoadResult, Profile, ProviderError,
+    ProviderMeta, Rule, RuleCapability,
 };
 
 /// Amazon Q reads no frontmatter; the policy matters to nothing (bodies are raw).

@@ -21,8 +21,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_augment::AugmentProvider;
+//! use rulebook_provider_augment::{AugmentProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".augment/rules"))?;
@@ -32,6 +31,10 @@
 //! assert_eq!(loaded.items[0].activation, Some(rulebook_kit::Activation::Manual));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -43,8 +46,8 @@ use std::path::Path;
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, KnownKey, Level, LoadContext, LoadResult,
-    Profile, Provider, ProviderError, ProviderMeta, Rule, RuleCapability, Value,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, KnownKey, Level, LoadResult, Profile,
+    ProviderError, ProviderMeta, Rule, RuleCapability, Value,
 };
 
 /// Augment's field coercion.

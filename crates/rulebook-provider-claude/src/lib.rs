@@ -30,8 +30,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_claude::ClaudeProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_claude::{ClaudeProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::write(dir.path().join("CLAUDE.md"), "See @docs.md")?;
@@ -42,6 +42,10 @@
 //! assert_eq!(&*loaded.items[0].content, "See the docs");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -57,8 +61,8 @@ use rulebook_kit::coerce::{
 };
 use rulebook_kit::{
     Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, ImportOptions, KnownKey,
-    Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, Value,
-    dir_scoped_name, scope_to_directory,
+    Level, LoadResult, Profile, ProviderError, Rule, RuleCapability, Value, dir_scoped_name,
+    scope_to_directory,
 };
 
 /// Claude's rules are read with the frontmatter parsed, but only `paths` matters to it.

@@ -29,6 +29,9 @@
 //! dispatches to it and guards what it shows).
 //!
 //! Depends on `rulebook-kit`.
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -45,9 +48,7 @@ use rulebook_kit::{
     apply_whole_file_default,
 };
 use rulebook_kit::{FileLoader, owned_by_another_user};
-use rulebook_kit::{
-    LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, RuleCapability,
-};
+use rulebook_kit::{LoadResult, ProviderError, ProviderMeta, RuleCapability};
 
 /// Cline's field coercion: its row of behaviour.md §5's table.
 pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(

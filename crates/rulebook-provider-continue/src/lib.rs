@@ -28,8 +28,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_continue::ContinueProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_continue::{ContinueProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".continue/rules"))?;
@@ -38,6 +38,10 @@
 //! assert_eq!(loaded.items[0].always_apply, Some(true));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -49,8 +53,8 @@ use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadContext,
-    LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, Value, dir_scoped_name,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadResult,
+    Profile, ProviderError, Rule, RuleCapability, Value, dir_scoped_name,
 };
 
 /// Continue's field coercion.

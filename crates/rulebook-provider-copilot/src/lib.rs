@@ -22,8 +22,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_copilot::CopilotProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_copilot::{CopilotProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".github"))?;
@@ -32,6 +32,10 @@
 //! assert_eq!(loaded.items[0].name, "copilot-instructions");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -46,8 +50,8 @@ use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy, split_globs,
 };
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadContext,
-    LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, Value,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadResult,
+    Profile, ProviderError, Rule, RuleCapability, Value,
 };
 
 /// Copilot reads `description` and `name` as strings only.

@@ -19,8 +19,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_crush::CrushProvider;
+//! use rulebook_provider_crush::{CrushProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::write(dir.path().join("CRUSH.md"), "Build with make.\n")?;
@@ -28,6 +27,10 @@
 //! assert_eq!(loaded.items[0].name, "CRUSH");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -37,8 +40,8 @@ pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::{
-    Diagnostic, DiagnosticCode, FileLoader, LoadContext, LoadResult, Profile, Provider,
-    ProviderError, ProviderMeta, Rule, RuleCapability,
+    Diagnostic, DiagnosticCode, FileLoader, LoadResult, Profile, ProviderError, ProviderMeta, Rule,
+    RuleCapability,
 };
 
 /// Crush reads no frontmatter; the policy matters to nothing (bodies are raw).

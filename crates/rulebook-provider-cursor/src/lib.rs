@@ -28,6 +28,9 @@
 //! `rulebook-hosts` dispatches to it and guards what it shows.
 //!
 //! Depends on `rulebook-kit` alone (its file reading, registry and model re-exported).
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -46,9 +49,7 @@ use rulebook_kit::{DiagnosticCode, Severity};
 use rulebook_kit::{
     Activation, Level, Profile, Rule, apply_whole_file_default, scope_to_directory,
 };
-use rulebook_kit::{
-    LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, RuleCapability,
-};
+use rulebook_kit::{LoadResult, ProviderError, ProviderMeta, RuleCapability};
 
 /// Cursor's field coercion: its row of behaviour.md §5's table.
 pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(

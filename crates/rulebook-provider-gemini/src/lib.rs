@@ -23,8 +23,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_gemini::GeminiProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_gemini::{GeminiProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::write(dir.path().join("GEMINI.md"), "Be brief.")?;
@@ -32,6 +32,10 @@
 //! assert_eq!(loaded.items[0].name, "GEMINI");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -44,8 +48,8 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Diagnostic, DiagnosticCode, FileLoader, ImportOptions, Level, LoadContext, LoadResult, Profile,
-    Provider, ProviderError, Rule, RuleCapability, dir_scoped_name, scope_to_directory,
+    Diagnostic, DiagnosticCode, FileLoader, ImportOptions, Level, LoadResult, Profile,
+    ProviderError, Rule, RuleCapability, dir_scoped_name, scope_to_directory,
 };
 
 /// GEMINI.md has no frontmatter; the policy matters to nothing (bodies are raw).

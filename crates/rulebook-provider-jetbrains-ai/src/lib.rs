@@ -20,8 +20,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{Activation, LoadContext, Provider};
-//! use rulebook_provider_jetbrains_ai::JetbrainsAiProvider;
+//! use rulebook_kit::Activation;
+//! use rulebook_provider_jetbrains_ai::{JetbrainsAiProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".aiassistant/rules"))?;
@@ -32,6 +32,10 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
+
 pub mod host;
 
 /// JetBrains AI Assistant, for the table of tools: `--as jetbrains-ai` is its [`host::emulate`].
@@ -41,8 +45,8 @@ use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadContext,
-    LoadResult, Profile, Provider, ProviderError, ProviderMeta, Rule, RuleCapability, Value,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadResult,
+    Profile, ProviderError, ProviderMeta, Rule, RuleCapability, Value,
 };
 
 /// AI Assistant reads none of the common keys.

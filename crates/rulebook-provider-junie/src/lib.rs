@@ -11,8 +11,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_junie::JunieProvider;
+//! use rulebook_provider_junie::{JunieProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".junie"))?;
@@ -23,6 +22,10 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
+
 pub mod host;
 
 /// Junie, for the table of tools: `--as junie` is its [`host::emulate`].
@@ -31,8 +34,7 @@ pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::{
-    FileLoader, LoadContext, LoadResult, Profile, Provider, ProviderError, ProviderMeta, Rule,
-    RuleCapability,
+    FileLoader, LoadResult, Profile, ProviderError, ProviderMeta, Rule, RuleCapability,
 };
 
 /// Junie reads no frontmatter; the policy matters to nothing (bodies are raw).

@@ -18,8 +18,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_kilocode::KilocodeProvider;
+//! use rulebook_provider_kilocode::{KilocodeProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".kilocode/rules/db"))?;
@@ -30,6 +29,10 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
+
 pub mod host;
 
 /// Kilo Code, for the table of tools: `--as kilocode` is its [`host::emulate`].
@@ -38,8 +41,8 @@ pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::modes::{always, load_base};
 use rulebook_kit::{
-    Activation, FileLoader, Level, LoadContext, LoadResult, Profile, Provider, ProviderError,
-    ProviderMeta, Rule, RuleCapability,
+    Activation, FileLoader, Level, LoadResult, Profile, ProviderError, ProviderMeta, Rule,
+    RuleCapability,
 };
 
 /// Kilo Code reads no frontmatter; the policy matters to nothing (bodies are raw).

@@ -17,8 +17,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_kiro::KiroProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_kiro::{KiroProvider, LoadContext, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".kiro/steering"))?;
@@ -27,6 +27,10 @@
 //! assert_eq!(loaded.items[0].always_apply, Some(true));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -40,8 +44,8 @@ use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadContext,
-    LoadResult, Profile, Provider, ProviderError, Rule, RuleCapability, Value,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, GlobDialect, KnownKey, Level, LoadResult,
+    Profile, ProviderError, Rule, RuleCapability, Value,
 };
 
 /// Kiro's field coercion.

@@ -14,7 +14,8 @@
 //!
 //! ```
 //! use rulebook_provider_native::{NativeConfig, NativeProvider};
-//! use rulebook_kit::{Provider, RuleCapability};
+//! use rulebook_kit::RuleCapability;
+//! use rulebook_provider_native::Provider;
 //!
 //! let provider = NativeProvider::new(
 //!     NativeConfig::default()
@@ -28,6 +29,10 @@
 //! assert_eq!(info.nested_names().collect::<Vec<_>>(), [".myagent"]);
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
+
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::skills::Folders;
@@ -38,9 +43,7 @@ use rulebook_kit::Level;
 use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
-use rulebook_kit::{
-    LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, RuleCapability,
-};
+use rulebook_kit::{LoadResult, ProviderError, ProviderMeta, RuleCapability};
 
 /// Where the native provider looks, and what it is called.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -26,8 +26,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_openhands::OpenhandsProvider;
+//! use rulebook_provider_openhands::{LoadContext, OpenhandsProvider, Provider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".openhands/microagents"))?;
@@ -40,6 +39,10 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
+
 pub mod host;
 
 /// OpenHands, for the table of tools: `--as openhands` is its [`host::emulate`].
@@ -49,8 +52,8 @@ use std::path::Path;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, KnownKey, Level, LoadContext, LoadResult,
-    Profile, Provider, ProviderError, ProviderMeta, Rule, RuleCapability, Value,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, KnownKey, Level, LoadResult, Profile,
+    ProviderError, ProviderMeta, Rule, RuleCapability, Value,
 };
 
 /// OpenHands reads no `description`, `globs` or `alwaysApply`: its keys decide.

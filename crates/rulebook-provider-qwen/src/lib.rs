@@ -25,8 +25,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_qwen::QwenProvider;
+//! use rulebook_provider_qwen::{LoadContext, Provider, QwenProvider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".qwen/rules"))?;
@@ -36,6 +35,10 @@
 //! assert_eq!(loaded.items[0].globs.as_deref(), Some(&["src/**/*.ts".to_string()][..]));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -48,8 +51,7 @@ use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, Gl
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::{
     Activation, Diagnostic, DiagnosticCode, Dialect, FileLoader, GlobDialect, KnownKey, Level,
-    LoadContext, LoadResult, Profile, Provider, ProviderError, ProviderMeta, Rule, RuleCapability,
-    Value,
+    LoadResult, Profile, ProviderError, ProviderMeta, Rule, RuleCapability, Value,
 };
 
 /// Qwen's rules: `description` is read; `paths` decides how a rule applies.

@@ -17,8 +17,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_roo::RooProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_roo::{LoadContext, Provider, RooProvider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".roo/rules-code"))?;
@@ -28,13 +28,16 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
+
 use rulebook_kit::ProviderMeta;
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::modes::{always, load_base};
 use rulebook_kit::{
-    Activation, FileLoader, Level, LoadContext, LoadResult, Profile, Provider, ProviderError, Rule,
-    RuleCapability,
+    Activation, FileLoader, Level, LoadResult, Profile, ProviderError, Rule, RuleCapability,
 };
 
 /// Roo reads no frontmatter; the policy matters to nothing (bodies are raw).

@@ -17,8 +17,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_trae::TraeProvider;
+//! use rulebook_provider_trae::{LoadContext, Provider, TraeProvider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::create_dir_all(dir.path().join(".trae/rules"))?;
@@ -27,6 +26,10 @@
 //! assert_eq!(loaded.items[0].always_apply, Some(true));
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -39,8 +42,8 @@ use rulebook_kit::coerce::{
     AlwaysApplyPolicy, COMMON_KEYS, DescriptionPolicy, FieldPolicy, GlobsPolicy,
 };
 use rulebook_kit::{
-    Activation, FileLoader, FrontmatterOutcome, GlobDialect, KnownKey, Level, LoadContext,
-    LoadResult, Profile, Provider, ProviderError, ProviderMeta, Rule, RuleCapability,
+    Activation, FileLoader, FrontmatterOutcome, GlobDialect, KnownKey, Level, LoadResult, Profile,
+    ProviderError, ProviderMeta, Rule, RuleCapability,
 };
 
 /// Trae's field coercion (Cursor-shaped).

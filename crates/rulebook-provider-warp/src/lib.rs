@@ -22,8 +22,7 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider};
-//! use rulebook_provider_warp::WarpProvider;
+//! use rulebook_provider_warp::{LoadContext, Provider, WarpProvider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::write(dir.path().join("warp.md"), "Use cargo nextest.\n")?;
@@ -33,6 +32,10 @@
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
+
 pub mod host;
 
 /// Warp, for the table of tools: `--as warp` is its [`host::emulate`].
@@ -41,8 +44,8 @@ pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::{
-    Diagnostic, DiagnosticCode, FileLoader, LoadContext, LoadResult, Profile, Provider,
-    ProviderError, ProviderMeta, Rule, RuleCapability,
+    Diagnostic, DiagnosticCode, FileLoader, LoadResult, Profile, ProviderError, ProviderMeta, Rule,
+    RuleCapability,
 };
 
 /// Warp reads no frontmatter; the policy matters to nothing (bodies are raw).

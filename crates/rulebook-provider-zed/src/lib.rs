@@ -18,8 +18,8 @@
 //! Depends on `rulebook-kit`.
 //!
 //! ```
-//! use rulebook_kit::{LoadContext, Provider, ProviderMeta};
-//! use rulebook_provider_zed::ZedProvider;
+//! use rulebook_kit::ProviderMeta;
+//! use rulebook_provider_zed::{LoadContext, Provider, ZedProvider};
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::write(dir.path().join(".rules"), "  Keep it short.\n")?;
@@ -27,6 +27,10 @@
 //! assert_eq!(&*loaded.items[0].content, "Keep it short.");
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
+
+/// What using this crate alone needs, besides its provider: the context a provider
+/// loads in and the trait it implements (both from `rulebook-kit`).
+pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
 
@@ -36,8 +40,8 @@ pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::
 use rulebook_kit::ProviderMeta;
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
 use rulebook_kit::{
-    Activation, Diagnostic, DiagnosticCode, FileLoader, Level, LoadContext, LoadResult, Profile,
-    Provider, ProviderError, Rule, RuleCapability,
+    Activation, Diagnostic, DiagnosticCode, FileLoader, Level, LoadResult, Profile, ProviderError,
+    Rule, RuleCapability,
 };
 
 /// Zed reads no frontmatter; the policy only matters to nothing (bodies are raw).

@@ -68,6 +68,43 @@
 //! | read errors | `Failed to read file: <path>` | the same, plus the system's reason | say what to fix |
 //! | prompt URIs | `Read rule://<name>`, each name raw | each rule and skill carries its `uri`, percent-encoded (`rule://c%23`, `rule://src%3Aapi%3AAGENTS`) | a raw `c#` or nested `src:api:AGENTS` does not resolve as written |
 //!
+//! A provider of your own needs nothing but this crate:
+//!
+//! ```
+//! use rulebook::stages::kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+//! use rulebook::{
+//!     FileLoader, Level, LoadContext, LoadResult, Options, Provider, ProviderError, ProviderMeta,
+//!     Rule, RuleCapability, Rulebook,
+//! };
+//!
+//! /// `.acme/rules/*.md`, at priority 60.
+//! struct Acme;
+//!
+//! impl Provider<RuleCapability> for Acme {
+//!     fn info(&self) -> &ProviderMeta {
+//!         static INFO: ProviderMeta = ProviderMeta::new("acme", "Acme", "Acme rules", 60);
+//!         &INFO
+//!     }
+//!     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+//!         const POLICY: FieldPolicy = FieldPolicy::new(
+//!             DescriptionPolicy::StringOnly,
+//!             AlwaysApplyPolicy::OnlyTrue,
+//!             GlobsPolicy::StringsOnly,
+//!         );
+//!         let loader = FileLoader::new(ctx, "acme", "Acme", POLICY);
+//!         let mut out = LoadResult::default();
+//!         loader.load_dir(&ctx.cwd.join(".acme/rules"), &["md"], Level::Project, Some(&ctx.cwd), &mut out);
+//!         Ok(out)
+//!     }
+//! }
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! std::fs::create_dir_all(dir.path().join(".acme/rules")).unwrap();
+//! std::fs::write(dir.path().join(".acme/rules/style.md"), "Use tabs.\n").unwrap();
+//! let book = Rulebook::discover(dir.path(), None, &Options::new().provider(Acme));
+//! assert!(book.all().iter().any(|e| e.item.name == "style" && e.provider == "acme"));
+//! ```
+//!
 //! This crate is re-exports and the tables of default providers ([`DefaultProviders`]) and
 //! of tools ([`tools`]), generated from `providers.txt` by `cargo xtask new-provider`;
 //! discovery itself is the stage crate `rulebook-discover`. Depends on it, on the stage
@@ -86,9 +123,11 @@ pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl, UrlIndex};
+pub use rulebook_kit::FileLoader;
 pub use rulebook_registry::{
-    Entry, KnownKey, LoadContext, Mechanisms, OptionError, OptionKind, Provider, ProviderInfo,
-    ProviderMeta, ProviderOption, SkillCapability, Status, UnquotedGlobs,
+    Entry, KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind, Provider,
+    ProviderError, ProviderInfo, ProviderMeta, ProviderOption, RuleCapability, SkillCapability,
+    Status, UnquotedGlobs,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, Skill, SourceMeta,
