@@ -119,11 +119,11 @@ pub use rulebook_hosts::{
     Scope as HostScope, SkillStatus as HostSkillStatus, Status as HostStatus, Tool, emulate,
     emulate_all,
 };
+pub use rulebook_kit::FileLoader;
 pub use rulebook_match::{Applicable, PathMatch};
 pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl, UrlIndex};
-pub use rulebook_kit::FileLoader;
 pub use rulebook_registry::{
     Entry, KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind, Provider,
     ProviderError, ProviderInfo, ProviderMeta, ProviderOption, RuleCapability, SkillCapability,
