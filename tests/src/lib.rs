@@ -53,3 +53,8 @@ pub fn run_limited(dir: &Path, mib: u64, args: &[&str]) -> std::process::Output 
         .output()
         .unwrap_or_else(|e| panic!("cannot run sh: {e}"))
 }
+
+/// The Rust blocks of the README, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+mod readme {}
