@@ -177,3 +177,26 @@ fn each_crate_says_what_it_depends_on() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// A crate's README is what its registry page shows, where rustdoc's intra-doc links
+/// (`` [`Rulebook`] ``) do not resolve and a relative link leaves nothing to follow.
+#[test]
+fn crate_readmes_read_well_on_their_registry_page() {
+    let root = workspace_root();
+    let intra = regex::Regex::new(r"\[`[^`\]]+`\](?:[^(]|$)").unwrap();
+    let relative = regex::Regex::new(r"\]\((?:\.\.|[a-zA-Z_./-]+\.(?:md|txt|rs)\))").unwrap();
+    let mut problems = Vec::new();
+    for entry in fs::read_dir(root.join("crates")).unwrap() {
+        let readme = entry.unwrap().path().join("README.md");
+        let Ok(text) = fs::read_to_string(&readme) else {
+            continue;
+        };
+        let rel = readme.strip_prefix(&root).unwrap().display().to_string();
+        for (n, line) in text.lines().enumerate() {
+            if intra.is_match(line) || relative.is_match(line) {
+                problems.push(format!("{rel}:{}: {line}", n + 1));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}

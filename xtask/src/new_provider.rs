@@ -85,7 +85,6 @@ version.workspace = true
 edition.workspace = true
 rust-version.workspace = true
 license.workspace = true
-repository.workspace = true
 publish.workspace = true
 readme = "README.md"
 
