@@ -1,5 +1,6 @@
 //! `rulebook match PATH…`: which rules apply to these files. Always-apply rules apply to
-//! every file (marked as such); the others by their globs (Extended E3).
+//! every file: the text names them once, first; the others by their globs, under each path
+//! (Extended E3). The JSON lists each path's rules whole.
 
 use std::fmt::Write;
 use std::io::BufRead;
@@ -14,6 +15,9 @@ use crate::printer::{Printer, escape};
 
 #[derive(Serialize)]
 struct Hit<'a> {
+    /// The rule's index among the book's items.
+    #[serde(skip)]
+    position: usize,
     name: &'a str,
     /// `always-apply` or `glob`.
     by: &'static str,
@@ -75,6 +79,7 @@ fn hits<'a>(book: &'a Rulebook, rules: &[&'a Rule], path: &Path) -> (bool, Vec<H
         .map(|hit| {
             let rule = rules[hit.position];
             Hit {
+                position: hit.position,
                 name: &rule.name,
                 by: if hit.glob.is_some() {
                     "glob"
@@ -92,6 +97,23 @@ fn hits<'a>(book: &'a Rulebook, rules: &[&'a Rule], path: &Path) -> (bool, Vec<H
         })
         .collect();
     (found.inside_project, hits)
+}
+
+/// One rule of the text output: its name, how it applies, its bucket, file and scope.
+fn line(out: &mut Printer<'_>, book: &Rulebook, rules: &[&Rule], h: &Hit<'_>) {
+    let how = match &h.glob {
+        Some(glob) => format!("by {}", escape(glob)),
+        None => "always-apply".to_owned(),
+    };
+    let scope = super::scope(book, rules[h.position])
+        .map(|s| format!(", {s}"))
+        .unwrap_or_default();
+    let detail = out.dim(&format!(
+        "({}, {}{scope})",
+        h.bucket.unwrap_or("no bucket"),
+        out.show(h.path)
+    ));
+    let _ = writeln!(out.text, "  {}  {how}  {detail}", escape(h.name));
 }
 
 pub(crate) fn run(out: &mut Printer<'_>, paths: &[PathBuf]) -> ExitCode {
@@ -120,14 +142,23 @@ pub(crate) fn run(out: &mut Printer<'_>, paths: &[PathBuf]) -> ExitCode {
         let note = out.dim("note: the reference profile never attaches rules by glob; the glob matches below are what --profile extended would attach");
         let _ = writeln!(out.text, "{note}");
     }
+    // The always-apply rules apply to every file: said once, before the paths.
+    let mut always_said = false;
     for path in paths {
-        let shown = path;
         let (inside, hits) = hits(book, &rules, path);
-        let shown = out.bold(&escape(&shown.display().to_string()));
-        let globbed = hits.iter().any(|h| h.by == "glob");
+        let (always, globbed): (Vec<Hit<'_>>, Vec<Hit<'_>>) =
+            hits.into_iter().partition(|h| h.glob.is_none());
+        if !always_said && !always.is_empty() {
+            always_said = true;
+            let _ = writeln!(out.text, "{}", out.bold("every file (always-apply)"));
+            for h in &always {
+                line(out, book, &rules, h);
+            }
+        }
+        let shown = out.bold(&escape(&path.display().to_string()));
         let note = if !inside {
             Some("outside the project: no glob matches it")
-        } else if !globbed {
+        } else if globbed.is_empty() {
             Some("no rule's globs match")
         } else {
             None
@@ -141,23 +172,8 @@ pub(crate) fn run(out: &mut Printer<'_>, paths: &[PathBuf]) -> ExitCode {
                 let _ = writeln!(out.text, "{shown}");
             }
         }
-        for h in hits {
-            let how = match &h.glob {
-                Some(glob) => format!("by {}", escape(glob)),
-                None => "always-apply".to_owned(),
-            };
-            let scope = rules
-                .iter()
-                .find(|r| r.path == h.path && r.name == h.name)
-                .and_then(|r| super::scope(book, r))
-                .map(|s| format!(", {s}"))
-                .unwrap_or_default();
-            let detail = out.dim(&format!(
-                "({}, {}{scope})",
-                h.bucket.unwrap_or("no bucket"),
-                out.show(h.path)
-            ));
-            let _ = writeln!(out.text, "  {}  {how}  {detail}", escape(h.name));
+        for h in &globbed {
+            line(out, book, &rules, h);
         }
     }
     let glob_warnings: Vec<_> = book.glob_diagnostics().iter().collect();
