@@ -153,6 +153,70 @@ impl DiagnosticCode {
         }
     }
 
+    /// What the code means, in one sentence (SARIF's `shortDescription`).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Self::ReadFailed => "A file could not be read.",
+            Self::InvalidUtf8 => "A file was not valid UTF-8 and was decoded lossily.",
+            Self::TooLarge => "A file was larger than the size cap and was not read.",
+            Self::OutsideProject => {
+                "A project rule file's real path leaves the project: it is refused."
+            }
+            Self::WalkFailed => {
+                "Part of a directory could not be walked, or a walk reached its bound."
+            }
+            Self::ForeignOwner => {
+                "A rule source is owned by another user than the one running rulebook."
+            }
+            Self::NotAFile => {
+                "A rule source is not a regular file (a FIFO, a device, a socket): it is not read."
+            }
+            Self::YamlSyntax => "The frontmatter is not valid YAML.",
+            Self::NotAMap => "The frontmatter is YAML but not a map of keys.",
+            Self::WrongType => "A frontmatter key had a value of the wrong type and was dropped.",
+            Self::InvalidGlob => {
+                "A glob cannot be used (it does not compile, or is too long or too deep)."
+            }
+            Self::UnknownKey => "A frontmatter key the file's tool does not read.",
+            Self::ProviderFailed => "A provider failed as a whole.",
+            Self::InvalidItem => "A rule or skill failed validation (an empty body, say).",
+            Self::DuplicateTrigger => "A TTSR rule whose name is already registered.",
+            Self::InvalidTrigger => {
+                "A TTSR condition that does not compile, or is past the compile budget."
+            }
+            Self::Shadowed => "A rule is shadowed by a same-named rule of higher precedence.",
+            Self::MissingDirectory => {
+                "A directory the caller named (the working directory, the home) is not a directory."
+            }
+            Self::NoBucket => "A rule lands in no bucket: no agent built on rulebook sees it.",
+            Self::UnsupportedFormat => "The project holds files of a kind rulebook does not read.",
+            Self::GlobNamesDirectory => "A glob names a directory (`web/`): it matches no file.",
+            Self::IneffectiveKey => {
+                "A key that does nothing where it is (globs on an always-apply rule)."
+            }
+            Self::ToolsDiffer => {
+                "Two tools, or two versions of one, read the same text differently."
+            }
+            Self::ImportFailed => {
+                "An `@path` import could not be expanded; its text stays as written."
+            }
+            Self::OverToolBudget => {
+                "A tool would cut or skip some of these rules at its size budget."
+            }
+            Self::SkillName => {
+                "A skill's name is not its folder's, or not one the Agent Skills specification allows."
+            }
+            Self::SkillDescription => "A skill has no description, or one over 1,024 characters.",
+            Self::SkillContent => {
+                "A skill links to a missing file of its folder, or one name stands for different skills."
+            }
+            Self::DuplicateLoad => "One tool loads the same text twice at start.",
+            Self::GlobMatchesNothing => {
+                "A glob that can match no file: the rule it scopes never applies."
+            }
+        }
+    }
+
     /// Every code, in declaration order.
     pub const ALL: &'static [DiagnosticCode] = &[
         Self::ReadFailed,
@@ -250,5 +314,22 @@ impl fmt::Display for Diagnostic {
             write!(f, "[{provider}] ")?;
         }
         f.write_str(&self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code says what it means in one sentence of its own, and is found by its name.
+    #[test]
+    fn every_code_has_a_summary_and_a_name() {
+        let mut seen = std::collections::HashSet::new();
+        for &code in DiagnosticCode::ALL {
+            let summary = code.summary();
+            assert!(summary.ends_with('.') && summary.len() > 20, "{code}: {summary}");
+            assert!(seen.insert(summary), "{code} repeats another code's summary");
+            assert_eq!(DiagnosticCode::from_name(code.as_str()), Some(code));
+        }
     }
 }

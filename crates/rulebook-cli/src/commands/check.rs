@@ -247,6 +247,22 @@ fn sarif(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
             result
         })
         .collect();
+    // Each code once: what it means, and how to see only its findings.
+    let rules: Vec<serde_json::Value> = codes
+        .iter()
+        .map(|c| {
+            let summary = rulebook::DiagnosticCode::from_name(c)
+                .map_or("", rulebook::DiagnosticCode::summary);
+            serde_json::json!({
+                "id": c,
+                "name": c,
+                "shortDescription": {"text": summary},
+                "help": {"text": format!(
+                    "{summary} `rulebook check --select {c}` reports only these; docs/behaviour.md says what rulebook follows."
+                )},
+            })
+        })
+        .collect();
     out.json(&serde_json::json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -254,7 +270,7 @@ fn sarif(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
             "tool": {"driver": {
                 "name": "rulebook",
                 "version": env!("CARGO_PKG_VERSION"),
-                "rules": codes.iter().map(|c| serde_json::json!({"id": c, "name": c})).collect::<Vec<_>>(),
+                "rules": rules,
             }},
             "results": results,
         }],
