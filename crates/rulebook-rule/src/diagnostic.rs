@@ -327,8 +327,14 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for &code in DiagnosticCode::ALL {
             let summary = code.summary();
-            assert!(summary.ends_with('.') && summary.len() > 20, "{code}: {summary}");
-            assert!(seen.insert(summary), "{code} repeats another code's summary");
+            assert!(
+                summary.ends_with('.') && summary.len() > 20,
+                "{code}: {summary}"
+            );
+            assert!(
+                seen.insert(summary),
+                "{code} repeats another code's summary"
+            );
             assert_eq!(DiagnosticCode::from_name(code.as_str()), Some(code));
         }
     }
