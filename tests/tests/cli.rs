@@ -282,6 +282,27 @@ fn completions_for_every_shell_and_a_man_page() {
     }
     let man = Command::new(rulebook_binary()).arg("man").output().unwrap();
     assert!(stdout(&man).contains(".TH rulebook 1"));
+    // `man` is a command like the others: `--help` names it, and `--dir` installs the pages.
+    let help = Command::new(rulebook_binary())
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&help)
+            .lines()
+            .any(|l| l.trim_start().starts_with("man ")),
+        "{}",
+        stdout(&help)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let written = Command::new(rulebook_binary())
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(written.status.success());
+    assert!(dir.path().join("rulebook.1").is_file());
+    assert!(dir.path().join("rulebook-list.1").is_file());
 }
 
 #[test]

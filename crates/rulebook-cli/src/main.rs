@@ -225,9 +225,8 @@ enum Command {
         no_watch: bool,
     },
     /// Print the man page (roff), or with --dir write it and a page per subcommand
-    /// (rulebook-list.1, …, the pages its SUBCOMMANDS section names); `cargo xtask man`
-    /// writes them to target/man.
-    #[command(hide = true)]
+    /// (rulebook-list.1, …, the pages its SUBCOMMANDS section names): `rulebook man --dir
+    /// ~/.local/share/man/man1` installs them for `man rulebook`.
     Man {
         /// Write rulebook.1 and every subcommand's page into this directory.
         #[arg(long, value_name = "DIR")]
