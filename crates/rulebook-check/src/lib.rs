@@ -216,6 +216,9 @@ pub fn parse_codes(names: &[String]) -> Result<Vec<DiagnosticCode>, UnknownCode>
 pub struct Report {
     /// The findings, by file then line; findings about no file last.
     pub findings: Vec<Diagnostic>,
+    /// How many rule files were checked: every file of the book, or with a tool
+    /// ([`CheckOptions::host`]) the files that tool reads here.
+    pub files: usize,
     /// Whether warnings fail.
     pub strict: bool,
 }
@@ -253,6 +256,7 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (findings, views)
     });
+    let mut files = book.all().len();
     if options.host.is_some() {
         // The files this tool reads here, whatever it does with them.
         let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
@@ -274,6 +278,7 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
             d.path.as_deref().is_none_or(|p| read.contains(&real(p)))
                 && d.provider.as_ref().is_none_or(|p| Some(p) == own.as_ref())
         });
+        files = read.len();
     }
     findings.extend(duplicate_loads(&views));
     if let Some(host) = options.host {
@@ -288,6 +293,7 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
     });
     Report {
         findings,
+        files,
         strict: options.strict,
     }
 }

@@ -94,7 +94,7 @@ pub(crate) fn run(
         report.count(Severity::Warning),
         report.count(Severity::Info),
     );
-    let files = book.all().len();
+    let files = report.files;
     match args.output_format {
         OutputFormat::Github => {
             github(out, &report.findings);
