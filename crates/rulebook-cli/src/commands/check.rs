@@ -201,7 +201,7 @@ fn github(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
             out.text,
             "::{level} {}::{}",
             props.join(","),
-            data(&d.message)
+            data(&out.book.display_message(&d.message))
         );
     }
 }
@@ -224,7 +224,9 @@ fn sarif(out: &mut Printer<'_>, findings: &[rulebook::Diagnostic]) {
             let mut result = serde_json::json!({
                 "ruleId": d.code.as_str(),
                 "level": level,
-                "message": {"text": d.message},
+                // The files a message names, as the file of the finding is named: relative
+                // to the working directory (the repository, in a workflow).
+                "message": {"text": out.book.display_message(&d.message)},
             });
             if let Some(path) = &d.path {
                 // A file under the working directory by its relative path; another as a
