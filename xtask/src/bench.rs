@@ -7,6 +7,16 @@ use std::process::Command;
 
 use super::{cargo, flag, root, run, synth};
 
+/// Builds `packages` with the `profiling` profile (release code with line tables).
+fn build_profiling(packages: &[&str]) -> Result<(), String> {
+    let mut cmd = cargo();
+    cmd.args(["build", "--profile", "profiling", "--locked"]);
+    for package in packages {
+        cmd.args(["-p", package]);
+    }
+    run("build", &mut cmd)
+}
+
 pub(crate) fn bench(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     let target =
@@ -44,19 +54,7 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
     let skills = trees.join("skills1000");
     let (_, skill_bytes) = synth::write_skills(&skills, 1000, 42)
         .map_err(|e| format!("writing {}: {e}", skills.display()))?;
-    run(
-        "build",
-        cargo().args([
-            "build",
-            "--profile",
-            "profiling",
-            "--locked",
-            "-p",
-            "rulebook-cli",
-            "-p",
-            "rulebook-bench",
-        ]),
-    )?;
+    build_profiling(&["rulebook-cli", "rulebook-bench"])?;
     let mut cmd = Command::new(
         target
             .join("profiling")
@@ -94,17 +92,7 @@ pub(crate) fn fuzz(args: &[String]) -> Result<(), String> {
     if targets.is_empty() {
         targets = vec!["frontmatter", "protocol", "ttsr"];
     }
-    run(
-        "build",
-        cargo().args([
-            "build",
-            "--profile",
-            "profiling",
-            "--locked",
-            "-p",
-            "rulebook-bench",
-        ]),
-    )?;
+    build_profiling(&["rulebook-bench"])?;
     let target =
         env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
     let bin = target

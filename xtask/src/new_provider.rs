@@ -195,10 +195,10 @@ impl Provider<RuleCapability> for {type_name}Provider {{
                 r#"//! {type_name} as the tool itself loads its rules (`--as {name}`), from its documentation:
 //! until it is checked against the real tool, the view says "documented, not verified".
 //! Write here what the tool does (its order, its cuts, its scoped rules) and the source
-//! that says so; give [`{type_name}::version`] when goldens recorded from the real tool hold it.
+//! that says so; mark [`TOOL_INFO`] verified when goldens recorded from the real tool hold it.
 
 use rulebook_kit::host::documented::{{render, rule_files, start}};
-use rulebook_kit::host::{{HostOptions, HostView, Scope, Status, Tool, util}};
+use rulebook_kit::host::{{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util}};
 
 /// {type_name}: every `.{name}/rules/*.md` of the project, whole, at start.
 pub fn emulate(options: &HostOptions) -> HostView {{
@@ -220,21 +220,14 @@ pub fn emulate(options: &HostOptions) -> HostView {{
 #[derive(Debug, Clone, Copy, Default)]
 pub struct {type_name};
 
+/// What the tool is: [`Tool::info`]. Add `.verified("VERSION")` once goldens recorded
+/// from the real tool hold the view.
+pub static TOOL_INFO: ToolInfo =
+    ToolInfo::new("{name}", "{type_name}", "{name}", "{type_name}'s documentation");
+
 impl Tool for {type_name} {{
-    fn id(&self) -> &'static str {{
-        "{name}"
-    }}
-
-    fn name(&self) -> &'static str {{
-        "{type_name}"
-    }}
-
-    fn provider(&self) -> &'static str {{
-        "{name}"
-    }}
-
-    fn source(&self) -> &'static str {{
-        "{type_name}'s documentation"
+    fn info(&self) -> &ToolInfo {{
+        &TOOL_INFO
     }}
 
     fn emulate(&self, options: &HostOptions) -> HostView {{

@@ -788,7 +788,7 @@ fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
     };
     let not_rules = rulebook::tools()
         .iter()
-        .flat_map(|tool| tool.tool().other_folders())
+        .flat_map(|tool| tool.tool().info().other_folders())
         .filter_map(|(rel, what)| {
             present(
                 rel,

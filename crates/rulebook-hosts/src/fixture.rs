@@ -217,7 +217,7 @@ pub fn golden_of(view: &HostView, root: &Path, cwd: &str) -> Golden {
             .loaded()
             // Gemini CLI's own list of its files (what a golden record holds) names the
             // files it found, not those their imports brought in: those are in the text.
-            .filter(|f| view.host.tool().lists_imported_files() || f.imported_by.is_none())
+            .filter(|f| view.host.tool().info().lists_imported_files() || f.imported_by.is_none())
             .map(|f| GoldenFile {
                 path: relative(root, &f.path),
                 truncated_at: match f.status {

@@ -14,30 +14,123 @@ pub mod documented;
 pub mod imports;
 pub mod util;
 
-/// Everything rulebook knows of one real tool: who it is, which version its view
-/// reproduces and where that behaviour comes from, and its own view of a directory (what
-/// it loads, in its order, cut where it cuts). A provider crate implements it for its tool
-/// and exports the [`Host`] that wraps it; the facade's table of tools lists those, and
-/// nothing else names a tool.
+/// What one real tool is, as a const value (the way [`ProviderMeta`](crate::ProviderMeta)
+/// says what a provider is): its id, its name, the version its view reproduces, the
+/// provider whose findings are its own, and where its behaviour comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolInfo {
+    id: &'static str,
+    name: &'static str,
+    version: Option<&'static str>,
+    provider: &'static str,
+    source: &'static str,
+    lists_imported_files: bool,
+    other_folders: &'static [(&'static str, &'static str)],
+}
+
+impl ToolInfo {
+    /// A tool's id on the command line (`codex`: lower case, `-` between words), its name
+    /// (`Codex CLI`), the id of the union view's provider that reads its files (its
+    /// findings are the ones `check --as` keeps), and the source its view follows; not
+    /// verified, no other folders, and its own list of files names what its imports
+    /// brought in.
+    pub const fn new(
+        id: &'static str,
+        name: &'static str,
+        provider: &'static str,
+        source: &'static str,
+    ) -> Self {
+        Self {
+            id,
+            name,
+            version: None,
+            provider,
+            source,
+            lists_imported_files: true,
+            other_folders: &[],
+        }
+    }
+
+    /// Checked against the real tool at this version (goldens recorded by the oracle).
+    #[must_use]
+    pub const fn verified(mut self, version: &'static str) -> Self {
+        self.version = Some(version);
+        self
+    }
+
+    /// The tool's own list of the files it loaded (what a golden record holds) names only
+    /// those it found, not those their imports brought in (Gemini CLI, Qwen Code).
+    #[must_use]
+    pub const fn lists_found_files_only(mut self) -> Self {
+        self.lists_imported_files = false;
+        self
+    }
+
+    /// Folders of other kinds the tool keeps in a project beside its rules and skills
+    /// (commands, subagents, prompt files), each with what it holds: `rulebook check` says
+    /// of each that is there that rulebook does not read it.
+    #[must_use]
+    pub const fn with_other_folders(
+        mut self,
+        folders: &'static [(&'static str, &'static str)],
+    ) -> Self {
+        self.other_folders = folders;
+        self
+    }
+
+    /// The id used on the command line (`--as codex`).
+    pub const fn id(&self) -> &'static str {
+        self.id
+    }
+
+    /// The tool's name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The version the view reproduces, or `None` for a view that follows the tool's
+    /// documentation or source.
+    pub const fn version(&self) -> Option<&'static str> {
+        self.version
+    }
+
+    /// The id of the provider whose findings are the tool's own.
+    pub const fn provider(&self) -> &'static str {
+        self.provider
+    }
+
+    /// Where the view's behaviour comes from.
+    pub const fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// Whether the tool's own list of its files names the files imports brought in.
+    pub const fn lists_imported_files(&self) -> bool {
+        self.lists_imported_files
+    }
+
+    /// The folders of other kinds it keeps beside its rules.
+    pub const fn other_folders(&self) -> &'static [(&'static str, &'static str)] {
+        self.other_folders
+    }
+}
+
+/// One real tool: what it is ([`ToolInfo`]), its own view of a directory (what it loads,
+/// in its order, cut where it cuts), and its lints. A provider crate implements it for its
+/// tool and exports the [`Host`] that wraps it; the facade's table of tools lists those,
+/// and nothing else names a tool.
 ///
 /// ```
-/// use rulebook_kit::host::{Host, HostOptions, HostView, Tool};
+/// use rulebook_kit::host::{Host, HostOptions, HostView, Tool, ToolInfo};
 ///
 /// /// A tool that reads nothing.
 /// struct Quiet;
 ///
+/// static QUIET_INFO: ToolInfo = ToolInfo::new("quiet", "Quiet", "quiet", "its documentation");
+///
 /// impl Tool for Quiet {
-///     fn id(&self) -> &'static str {
-///         "quiet"
-///     }
-///     fn name(&self) -> &'static str {
-///         "Quiet"
-///     }
-///     fn provider(&self) -> &'static str {
-///         "quiet"
-///     }
-///     fn source(&self) -> &'static str {
-///         "its documentation"
+///     fn info(&self) -> &ToolInfo {
+///         &QUIET_INFO
 ///     }
 ///     fn emulate(&self, _options: &HostOptions) -> HostView {
 ///         HostView::new(QUIET)
@@ -49,25 +142,8 @@ pub mod util;
 /// assert_eq!(QUIET.provenance(), "Quiet: documented, not verified");
 /// ```
 pub trait Tool: Send + Sync {
-    /// The id used on the command line (`--as codex`): lower case, `-` between words.
-    fn id(&self) -> &'static str;
-
-    /// The tool's name (`Codex CLI`).
-    fn name(&self) -> &'static str;
-
-    /// The version the view reproduces: the release the oracle ran, or `None` for a tool
-    /// whose view follows its documentation or source.
-    fn version(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// The id of the provider of the union view that reads this tool's own files: its
-    /// findings are the ones `check --as` keeps for the tool.
-    fn provider(&self) -> &'static str;
-
-    /// Where the view's behaviour comes from: the oracle's run for a verified tool, the
-    /// documentation or source followed otherwise.
-    fn source(&self) -> &'static str;
+    /// What the tool is.
+    fn info(&self) -> &ToolInfo;
 
     /// What the tool loads when started in `options.cwd()` by the user of
     /// `options.home()`. The guards against links out of the project are applied by the
@@ -79,20 +155,6 @@ pub trait Tool: Send + Sync {
     fn lints(&self, rules: &[&rulebook_rule::Rule]) -> Vec<rulebook_rule::Diagnostic> {
         let _ = rules;
         Vec::new()
-    }
-
-    /// Folders of other kinds the tool keeps in a project beside its rules and skills
-    /// (commands, subagents, prompt files), each with what it holds: `rulebook check` says
-    /// of each that is there that rulebook does not read it. None by default.
-    fn other_folders(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-
-    /// Whether the tool's own list of the files it loaded (what a golden record holds)
-    /// names the files its imports brought in, or only those it found (Gemini CLI and
-    /// Qwen Code list what they found; the imports are in the text).
-    fn lists_imported_files(&self) -> bool {
-        true
     }
 }
 
@@ -115,18 +177,18 @@ impl Host {
 
     /// The id used on the command line (`--as codex`).
     pub fn id(self) -> &'static str {
-        self.0.id()
+        self.0.info().id()
     }
 
     /// The tool's name.
     pub fn display_name(self) -> &'static str {
-        self.0.name()
+        self.0.info().name()
     }
 
     /// The version the emulation reproduces: the npm release the oracle ran, or `None` for a
     /// tool that follows its documentation.
     pub fn version(self) -> Option<&'static str> {
-        self.0.version()
+        self.0.info().version()
     }
 
     /// Whether the emulation was checked against the real tool (golden files in
@@ -143,9 +205,9 @@ impl Host {
         }
     }
 
-    /// The id of the union view's provider that reads this tool's files ([`Tool::provider`]).
+    /// The id of the union view's provider that reads this tool's files ([`ToolInfo::provider`]).
     pub fn provider(self) -> &'static str {
-        self.0.provider()
+        self.0.info().provider()
     }
 }
 

@@ -746,21 +746,13 @@ fn files_of_the_same_text_are_loaded_twice() {
 /// A tool for the views these tests build by hand: it loads nothing itself.
 struct AnyTool;
 
+/// What [`AnyTool`] is.
+static ANY_INFO: rulebook_kit::host::ToolInfo =
+    rulebook_kit::host::ToolInfo::new("any", "Any", "any", "these tests");
+
 impl rulebook_kit::host::Tool for AnyTool {
-    fn id(&self) -> &'static str {
-        "any"
-    }
-
-    fn name(&self) -> &'static str {
-        "Any"
-    }
-
-    fn provider(&self) -> &'static str {
-        "any"
-    }
-
-    fn source(&self) -> &'static str {
-        "these tests"
+    fn info(&self) -> &rulebook_kit::host::ToolInfo {
+        &ANY_INFO
     }
 
     fn emulate(&self, _options: &rulebook_kit::host::HostOptions) -> rulebook_kit::host::HostView {

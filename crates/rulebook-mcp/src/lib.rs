@@ -237,10 +237,16 @@ mod tests {
         }
     }
 
-    /// `initialize` is answered at once: the first discovery runs in the background (at
-    /// 100,000 rules it takes seconds), and a request for the rules waits for it.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn initialize_is_answered_while_the_first_discovery_runs() {
+    /// A project with one Cursor rule, `style` ("Tabs."), and a gate for [`Held`], open or
+    /// shut, with the [`Opener`] that opens it when the test ends.
+    fn style_project(
+        open: bool,
+    ) -> (
+        tempfile::TempDir,
+        std::path::PathBuf,
+        std::sync::Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>,
+        Opener,
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let project = dir.path().join("project");
         std::fs::create_dir_all(project.join(".cursor/rules")).unwrap();
@@ -249,8 +255,16 @@ mod tests {
             "---\ndescription: Style\n---\nTabs.\n",
         )
         .unwrap();
-        let gate = std::sync::Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+        let gate = std::sync::Arc::new((std::sync::Mutex::new(open), std::sync::Condvar::new()));
         let opener = Opener(gate.clone());
+        (dir, project, gate, opener)
+    }
+
+    /// `initialize` is answered at once: the first discovery runs in the background (at
+    /// 100,000 rules it takes seconds), and a request for the rules waits for it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn initialize_is_answered_while_the_first_discovery_runs() {
+        let (dir, project, gate, opener) = style_project(false);
         let options = rulebook::Options::new().provider(Held { gate });
         let home = dir.path().join("home");
         // Built off the runtime: a server that discovered before answering would wait here.
@@ -289,16 +303,7 @@ mod tests {
     /// snapshot in place, and the refresh then swaps the new one in.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_read_is_answered_while_a_refresh_runs() {
-        let dir = tempfile::tempdir().unwrap();
-        let project = dir.path().join("project");
-        std::fs::create_dir_all(project.join(".cursor/rules")).unwrap();
-        std::fs::write(
-            project.join(".cursor/rules/style.mdc"),
-            "---\ndescription: Style\n---\nTabs.\n",
-        )
-        .unwrap();
-        let gate = std::sync::Arc::new((std::sync::Mutex::new(true), std::sync::Condvar::new()));
-        let opener = Opener(gate.clone());
+        let (dir, project, gate, opener) = style_project(true);
         let server = RulebookServer::new(
             ServeOptions::new(&project)
                 .home(dir.path().join("home"))

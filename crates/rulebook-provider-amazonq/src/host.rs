@@ -3,7 +3,7 @@
 //! "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, rule_files, start};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 use crate::MAX_CHARS;
 
@@ -64,21 +64,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Amazonq;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "amazonq",
+    "Amazon Q Developer",
+    "amazonq",
+    "Amazon Q Developer's documentation and its language server's source",
+);
+
 impl Tool for Amazonq {
-    fn id(&self) -> &'static str {
-        "amazonq"
-    }
-
-    fn name(&self) -> &'static str {
-        "Amazon Q Developer"
-    }
-
-    fn provider(&self) -> &'static str {
-        "amazonq"
-    }
-
-    fn source(&self) -> &'static str {
-        "Amazon Q Developer's documentation and its language server's source"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

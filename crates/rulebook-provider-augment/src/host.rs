@@ -3,7 +3,7 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, scoped_below, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Augment: `AGENTS.md` and `CLAUDE.md` at the workspace root, `.augment-guidelines`,
 /// `.augment/rules/**` by type, `~/.augment/rules/**` always, the user guidelines;
@@ -107,21 +107,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Augment;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "augment",
+    "Augment",
+    "augment",
+    "Augment's documentation and the Auggie CLI's bundle (read, not run)",
+);
+
 impl Tool for Augment {
-    fn id(&self) -> &'static str {
-        "augment"
-    }
-
-    fn name(&self) -> &'static str {
-        "Augment"
-    }
-
-    fn provider(&self) -> &'static str {
-        "augment"
-    }
-
-    fn source(&self) -> &'static str {
-        "Augment's documentation and the Auggie CLI's bundle (read, not run)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

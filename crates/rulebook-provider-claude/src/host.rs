@@ -23,7 +23,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use rulebook_kit::host::{HostFile, HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostFile, HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 const MAX_IMPORT_DEPTH: usize = 4;
 
@@ -455,36 +455,26 @@ fn imports(text: &str) -> Vec<String> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Claude;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "claude",
+    "Claude Code",
+    "claude",
+    "goldens recorded from Claude Code 2.1.332 run offline (a loopback recorder and the `InstructionsLoaded` hook, `cargo xtask oracle`)",
+)
+.verified("2.1.332")
+.with_other_folders(&[
+    (".claude/commands", "Claude Code's slash commands"),
+    (".claude/agents", "Claude Code's subagents"),
+]);
+
 impl Tool for Claude {
-    fn id(&self) -> &'static str {
-        "claude"
-    }
-
-    fn name(&self) -> &'static str {
-        "Claude Code"
-    }
-
-    fn version(&self) -> Option<&'static str> {
-        Some("2.1.332")
-    }
-
-    fn provider(&self) -> &'static str {
-        "claude"
-    }
-
-    fn source(&self) -> &'static str {
-        "goldens recorded from Claude Code 2.1.332 run offline (a loopback recorder and the `InstructionsLoaded` hook, `cargo xtask oracle`)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {
         emulate(options)
-    }
-
-    fn other_folders(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            (".claude/commands", "Claude Code's slash commands"),
-            (".claude/agents", "Claude Code's subagents"),
-        ]
     }
 
     /// `paths:` forms earlier Claude Code versions are known to ignore, each with the

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
 
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 struct Entry {
     title: String,
@@ -253,25 +253,18 @@ fn stem(path: &Path) -> String {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Cline;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "cline",
+    "Cline CLI",
+    "cline",
+    "goldens recorded from Cline CLI 3.0.65 run offline with a loopback model (`cargo xtask oracle`)",
+)
+.verified("3.0.65");
+
 impl Tool for Cline {
-    fn id(&self) -> &'static str {
-        "cline"
-    }
-
-    fn name(&self) -> &'static str {
-        "Cline CLI"
-    }
-
-    fn version(&self) -> Option<&'static str> {
-        Some("3.0.65")
-    }
-
-    fn provider(&self) -> &'static str {
-        "cline"
-    }
-
-    fn source(&self) -> &'static str {
-        "goldens recorded from Cline CLI 3.0.65 run offline with a loopback model (`cargo xtask oracle`)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

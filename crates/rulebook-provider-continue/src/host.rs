@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
 
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 const AGENT_FILES: [&str; 4] = ["AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md"];
 
@@ -222,25 +222,18 @@ fn split(text: &str) -> (Option<String>, String) {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Continue;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "continue",
+    "Continue CLI (cn)",
+    "continue",
+    "goldens recorded from Continue CLI 1.5.47 run offline with a loopback model (`cargo xtask oracle`)",
+)
+.verified("1.5.47");
+
 impl Tool for Continue {
-    fn id(&self) -> &'static str {
-        "continue"
-    }
-
-    fn name(&self) -> &'static str {
-        "Continue CLI (cn)"
-    }
-
-    fn version(&self) -> Option<&'static str> {
-        Some("1.5.47")
-    }
-
-    fn provider(&self) -> &'static str {
-        "continue"
-    }
-
-    fn source(&self) -> &'static str {
-        "goldens recorded from Continue CLI 1.5.47 run offline with a loopback model (`cargo xtask oracle`)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -4,7 +4,7 @@
 use rulebook_kit::coerce::split_globs;
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{agents_md, render, rule_files, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// GitHub Copilot in VS Code: `.github/copilot-instructions.md`,
 /// `.github/instructions/**/*.instructions.md` by `applyTo`, the root `AGENTS.md`.
@@ -81,31 +81,24 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Copilot;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "copilot",
+    "GitHub Copilot (VS Code)",
+    "copilot",
+    "the documentation of custom instructions for GitHub Copilot in VS Code",
+)
+.with_other_folders(&[
+    (".github/prompts", "GitHub Copilot's prompt files"),
+    (".github/agents", "GitHub Copilot's custom agents"),
+]);
+
 impl Tool for Copilot {
-    fn id(&self) -> &'static str {
-        "copilot"
-    }
-
-    fn name(&self) -> &'static str {
-        "GitHub Copilot (VS Code)"
-    }
-
-    fn provider(&self) -> &'static str {
-        "copilot"
-    }
-
-    fn source(&self) -> &'static str {
-        "the documentation of custom instructions for GitHub Copilot in VS Code"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {
         emulate(options)
-    }
-
-    fn other_folders(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            (".github/prompts", "GitHub Copilot's prompt files"),
-            (".github/agents", "GitHub Copilot's custom agents"),
-        ]
     }
 }

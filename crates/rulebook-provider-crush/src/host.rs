@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use rulebook_kit::host::documented::{render, rule_files, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Crush's default context paths, sorted as it sorts them (`slices.Sort`).
 pub const CONTEXT_PATHS: [&str; 16] = [
@@ -90,21 +90,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Crush;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "crush",
+    "Crush",
+    "crush",
+    "Crush's source (`charmbracelet/crush` 37f36e93)",
+);
+
 impl Tool for Crush {
-    fn id(&self) -> &'static str {
-        "crush"
-    }
-
-    fn name(&self) -> &'static str {
-        "Crush"
-    }
-
-    fn provider(&self) -> &'static str {
-        "crush"
-    }
-
-    fn source(&self) -> &'static str {
-        "Crush's source (`charmbracelet/crush` 37f36e93)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -4,7 +4,7 @@
 use rulebook_kit::coerce::split_globs;
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{agents_md, render, rule_files, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Cursor: `.cursor/rules/**/*.mdc|md` at the workspace root and nested, `.cursorrules`,
 /// `AGENTS.md`. Rule types: alwaysApply → always; globs → auto attached; description →
@@ -86,21 +86,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Cursor;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "cursor",
+    "Cursor",
+    "cursor",
+    "Cursor's documentation (Rules)",
+);
+
 impl Tool for Cursor {
-    fn id(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn name(&self) -> &'static str {
-        "Cursor"
-    }
-
-    fn provider(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn source(&self) -> &'static str {
-        "Cursor's documentation (Rules)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -2,7 +2,7 @@
 //! run here, so the view says "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Tool};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Tool, ToolInfo};
 
 /// Firebase Studio: `.idx/airules.md` at the workspace root, whole, at the start of every task.
 pub fn emulate(options: &HostOptions) -> HostView {
@@ -24,21 +24,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Firebase;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "firebase",
+    "Firebase Studio",
+    "firebase",
+    "Firebase Studio's documentation (AI rules)",
+);
+
 impl Tool for Firebase {
-    fn id(&self) -> &'static str {
-        "firebase"
-    }
-
-    fn name(&self) -> &'static str {
-        "Firebase Studio"
-    }
-
-    fn provider(&self) -> &'static str {
-        "firebase"
-    }
-
-    fn source(&self) -> &'static str {
-        "Firebase Studio's documentation (AI rules)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::host::imports::{Missing, expand_file, push_imported};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 const MAX_IMPORT_DEPTH: usize = 5;
 
@@ -268,32 +268,22 @@ fn skill_of(path: &Path) -> Option<(String, String)> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Gemini;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "gemini",
+    "Gemini CLI",
+    "gemini",
+    "goldens recorded from Gemini CLI 0.61.0's own memory discovery run offline (`cargo xtask oracle`)",
+)
+.verified("0.61.0")
+.lists_found_files_only();
+
 impl Tool for Gemini {
-    fn id(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
-    fn version(&self) -> Option<&'static str> {
-        Some("0.61.0")
-    }
-
-    fn provider(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn source(&self) -> &'static str {
-        "goldens recorded from Gemini CLI 0.61.0's own memory discovery run offline (`cargo xtask oracle`)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {
         emulate(options)
-    }
-
-    fn lists_imported_files(&self) -> bool {
-        false
     }
 }

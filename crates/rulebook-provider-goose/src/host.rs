@@ -3,7 +3,7 @@
 //! here, so the view says "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, scoped_below, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Tool, ToolInfo, util};
 
 /// Goose's default `CONTEXT_FILE_NAMES`, in its source's order.
 pub const NAMES: [&str; 2] = [".goosehints", "AGENTS.md"];
@@ -60,21 +60,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Goose;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "goose",
+    "Goose",
+    "goose",
+    "Goose's source (`aaif-goose/goose` d0a2390, `load_hints.rs`)",
+);
+
 impl Tool for Goose {
-    fn id(&self) -> &'static str {
-        "goose"
-    }
-
-    fn name(&self) -> &'static str {
-        "Goose"
-    }
-
-    fn provider(&self) -> &'static str {
-        "goose"
-    }
-
-    fn source(&self) -> &'static str {
-        "Goose's source (`aaif-goose/goose` d0a2390, `load_hints.rs`)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -4,7 +4,7 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, start};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// AI Assistant: `.aiassistant/rules/*.md` by their `apply:` type; without one, the type
 /// is in the IDE: unknown here.
@@ -71,21 +71,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JetbrainsAi;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "jetbrains-ai",
+    "JetBrains AI Assistant",
+    "jetbrains-ai",
+    "JetBrains AI Assistant's documentation (project rules)",
+);
+
 impl Tool for JetbrainsAi {
-    fn id(&self) -> &'static str {
-        "jetbrains-ai"
-    }
-
-    fn name(&self) -> &'static str {
-        "JetBrains AI Assistant"
-    }
-
-    fn provider(&self) -> &'static str {
-        "jetbrains-ai"
-    }
-
-    fn source(&self) -> &'static str {
-        "JetBrains AI Assistant's documentation (project rules)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -2,7 +2,7 @@
 //! run here, so the view says "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Tool};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Tool, ToolInfo};
 
 /// Junie: `.junie/guidelines.md` at the workspace root, whole, at the start of every task.
 pub fn emulate(options: &HostOptions) -> HostView {
@@ -24,21 +24,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Junie;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "junie",
+    "Junie",
+    "junie",
+    "Junie's documentation (guidelines)",
+);
+
 impl Tool for Junie {
-    fn id(&self) -> &'static str {
-        "junie"
-    }
-
-    fn name(&self) -> &'static str {
-        "Junie"
-    }
-
-    fn provider(&self) -> &'static str {
-        "junie"
-    }
-
-    fn source(&self) -> &'static str {
-        "Junie's documentation (guidelines)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -3,7 +3,7 @@
 //! (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, rule_files, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Kilo Code: `~/.kilocode/rules/**` then `.kilocode/rules/**` (else `.kilocoderules`),
 /// sorted by file name; `AGENTS.md` (else `AGENT.md`) at the workspace root; mode rules
@@ -101,21 +101,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Kilocode;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "kilocode",
+    "Kilo Code",
+    "kilocode",
+    "Kilo Code's documentation and its extension's source (a fork of Roo Code)",
+);
+
 impl Tool for Kilocode {
-    fn id(&self) -> &'static str {
-        "kilocode"
-    }
-
-    fn name(&self) -> &'static str {
-        "Kilo Code"
-    }
-
-    fn provider(&self) -> &'static str {
-        "kilocode"
-    }
-
-    fn source(&self) -> &'static str {
-        "Kilo Code's documentation and its extension's source (a fork of Roo Code)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

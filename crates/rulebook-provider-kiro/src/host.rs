@@ -3,7 +3,7 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Kiro: `.kiro/steering/*.md` in the workspace and `~/.kiro/steering/*.md`; `inclusion:`
 /// always (default) / fileMatch / manual / auto; `AGENTS.md` at the workspace root.
@@ -80,21 +80,13 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Kiro;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo =
+    ToolInfo::new("kiro", "Kiro", "kiro", "Kiro's documentation (Steering)");
+
 impl Tool for Kiro {
-    fn id(&self) -> &'static str {
-        "kiro"
-    }
-
-    fn name(&self) -> &'static str {
-        "Kiro"
-    }
-
-    fn provider(&self) -> &'static str {
-        "kiro"
-    }
-
-    fn source(&self) -> &'static str {
-        "Kiro's documentation (Steering)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

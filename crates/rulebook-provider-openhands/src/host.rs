@@ -4,7 +4,7 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, start};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// OpenHands: repo microagents (no `triggers`, no `inputs`) at the first message, joined;
 /// knowledge microagents when a message holds a trigger; task microagents on `/name`.
@@ -66,21 +66,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Openhands;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "openhands",
+    "OpenHands",
+    "openhands",
+    "OpenHands' source (V0 microagents, `All-Hands-AI/OpenHands` 156d068)",
+);
+
 impl Tool for Openhands {
-    fn id(&self) -> &'static str {
-        "openhands"
-    }
-
-    fn name(&self) -> &'static str {
-        "OpenHands"
-    }
-
-    fn provider(&self) -> &'static str {
-        "openhands"
-    }
-
-    fn source(&self) -> &'static str {
-        "OpenHands' source (V0 microagents, `All-Hands-AI/OpenHands` 156d068)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::imports::{Missing, expand_file, push_imported, real};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Qwen Code's default context file names, in order.
 pub const NAMES: [&str; 2] = ["QWEN.md", "AGENTS.md"];
@@ -231,33 +231,23 @@ fn relative(path: &Path, base: &Path) -> String {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Qwen;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "qwen",
+    "Qwen Code",
+    "qwen",
+    "goldens recorded from Qwen Code 0.24.4's own memory discovery run offline (`xtask/oracle/qwen`)",
+)
+.verified("0.24.4")
+.lists_found_files_only();
+
 impl Tool for Qwen {
-    fn id(&self) -> &'static str {
-        "qwen"
-    }
-
-    fn name(&self) -> &'static str {
-        "Qwen Code"
-    }
-
-    fn version(&self) -> Option<&'static str> {
-        Some("0.24.4")
-    }
-
-    fn provider(&self) -> &'static str {
-        "qwen"
-    }
-
-    fn source(&self) -> &'static str {
-        "goldens recorded from Qwen Code 0.24.4's own memory discovery run offline (`xtask/oracle/qwen`)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {
         emulate(options)
-    }
-
-    fn lists_imported_files(&self) -> bool {
-        false
     }
 }
 

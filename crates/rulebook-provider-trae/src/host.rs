@@ -3,7 +3,7 @@
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{render, rule_files, start};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Trae: `.trae/rules/*.md` by mode (always, specific files, intelligently, manually).
 pub fn emulate(options: &HostOptions) -> HostView {
@@ -64,21 +64,13 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Trae;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo =
+    ToolInfo::new("trae", "Trae", "trae", "Trae's documentation (Rules)");
+
 impl Tool for Trae {
-    fn id(&self) -> &'static str {
-        "trae"
-    }
-
-    fn name(&self) -> &'static str {
-        "Trae"
-    }
-
-    fn provider(&self) -> &'static str {
-        "trae"
-    }
-
-    fn source(&self) -> &'static str {
-        "Trae's documentation (Rules)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

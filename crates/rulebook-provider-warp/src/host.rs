@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook_kit::context_files::{Chain, ContextFiles};
 use rulebook_kit::host::documented::{render, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Warp: `~/.agents/AGENTS.md`; then, in a git repository, one file per directory from the
 /// root down to the working directory (`WARP.md` › `AGENTS.md`, any case); the repository's
@@ -113,21 +113,17 @@ fn is_chain(dir: &Path, cwd: &Path) -> bool {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Warp;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "warp",
+    "Warp",
+    "warp",
+    "Warp's source (`warpdotdev/warp` 19548aec)",
+);
+
 impl Tool for Warp {
-    fn id(&self) -> &'static str {
-        "warp"
-    }
-
-    fn name(&self) -> &'static str {
-        "Warp"
-    }
-
-    fn provider(&self) -> &'static str {
-        "warp"
-    }
-
-    fn source(&self) -> &'static str {
-        "Warp's source (`warpdotdev/warp` 19548aec)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -4,7 +4,7 @@
 use rulebook_kit::coerce::split_globs;
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::documented::{agents_md, render, rule_files, start, whole};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Windsurf: `.windsurf/rules/*.md` from the git root down to the workspace and below,
 /// `.windsurfrules`, the global `~/.codeium/windsurf/memories/global_rules.md`, `AGENTS.md`.
@@ -122,21 +122,17 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Windsurf;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "windsurf",
+    "Windsurf",
+    "windsurf",
+    "Windsurf's documentation (Memories & Rules)",
+);
+
 impl Tool for Windsurf {
-    fn id(&self) -> &'static str {
-        "windsurf"
-    }
-
-    fn name(&self) -> &'static str {
-        "Windsurf"
-    }
-
-    fn provider(&self) -> &'static str {
-        "windsurf"
-    }
-
-    fn source(&self) -> &'static str {
-        "Windsurf's documentation (Memories & Rules)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

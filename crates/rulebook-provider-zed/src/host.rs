@@ -2,7 +2,7 @@
 //! be run here, so the view says "documented, not verified" (behaviour.md §13).
 
 use rulebook_kit::host::documented::{render, start};
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// Zed: the first of nine names at the worktree root, one file only.
 pub fn emulate(options: &HostOptions) -> HostView {
@@ -44,21 +44,12 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Zed;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new("zed", "Zed", "zed", "Zed's documentation (Rules)");
+
 impl Tool for Zed {
-    fn id(&self) -> &'static str {
-        "zed"
-    }
-
-    fn name(&self) -> &'static str {
-        "Zed"
-    }
-
-    fn provider(&self) -> &'static str {
-        "zed"
-    }
-
-    fn source(&self) -> &'static str {
-        "Zed's documentation (Rules)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {

@@ -45,14 +45,16 @@ impl Place<'_> {
     /// does not, each with the reason.
     fn all_files(&self, host: Host) -> (HostView, Vec<HostFile>) {
         let view = self.view(host);
+        let other_hosts: Vec<Host> = rulebook::tools()
+            .iter()
+            .copied()
+            .filter(|&other| other != host)
+            .collect();
         let mut others: BTreeMap<PathBuf, Vec<Host>> = BTreeMap::new();
-        for &other in rulebook::tools() {
-            if other == host {
-                continue;
-            }
-            for f in self.view(other).files {
+        for other in self.views(&other_hosts) {
+            for f in other.files {
                 if !matches!(f.status, HostStatus::NotRead) {
-                    others.entry(f.path).or_default().push(other);
+                    others.entry(f.path).or_default().push(other.host);
                 }
             }
         }

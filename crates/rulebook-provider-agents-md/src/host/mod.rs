@@ -7,7 +7,7 @@ pub mod skills;
 
 use std::path::PathBuf;
 
-use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, util};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// `project_doc_max_bytes`' default.
 pub(crate) const BUDGET: usize = 32 * 1024;
@@ -137,25 +137,18 @@ pub fn emulate(options: &HostOptions) -> HostView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Codex;
 
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "codex",
+    "Codex CLI",
+    "agents-md",
+    "goldens recorded from Codex CLI 0.171.0 run offline (`codex debug prompt-input`, `cargo xtask oracle`)",
+)
+.verified("0.171.0");
+
 impl Tool for Codex {
-    fn id(&self) -> &'static str {
-        "codex"
-    }
-
-    fn name(&self) -> &'static str {
-        "Codex CLI"
-    }
-
-    fn version(&self) -> Option<&'static str> {
-        Some("0.171.0")
-    }
-
-    fn provider(&self) -> &'static str {
-        "agents-md"
-    }
-
-    fn source(&self) -> &'static str {
-        "goldens recorded from Codex CLI 0.171.0 run offline (`codex debug prompt-input`, `cargo xtask oracle`)"
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
     }
 
     fn emulate(&self, options: &HostOptions) -> HostView {
