@@ -246,7 +246,7 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
         None if options.keeps(DiagnosticCode::DuplicateLoad) => rulebook::tools().to_vec(),
         None => Vec::new(),
     };
-    let host_options = HostOptions::new(book.cwd(), book.home());
+    let host_options = HostOptions::for_project(book.project().clone());
     // The views read the tree again on their own: they run beside the lint of the book.
     let (mut findings, views) = std::thread::scope(|scope| {
         let linting = scope.spawn(|| lint(book));

@@ -485,6 +485,7 @@ fn main() -> ExitCode {
         let place = commands::host::Place {
             cwd: &here.cwd,
             home: &here.home,
+            project: &here.project,
             show_outside: cli.show_outside,
         };
         return views(&cli, &place, &match_paths);

@@ -75,8 +75,8 @@ use rulebook_partition::{Partition, Placement, Rejection, RuleBucket, partition}
 use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 use rulebook_protocol::{Completion, ProtocolError, Resource, UrlIndex};
 use rulebook_registry::{
-    Entry, LoadContext, Loaded, Mechanisms, OptionError, Provider, ProviderInfo, ProviderMeta,
-    Registry, RuleCapability, SkillCapability, Status,
+    Entry, LoadContext, Loaded, Mechanisms, OptionError, Project, Provider, ProviderInfo,
+    ProviderMeta, Registry, RuleCapability, SkillCapability, Status,
 };
 use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule, Severity, Skill};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
@@ -349,7 +349,12 @@ impl<T: ProviderTable> Options<T> {
     /// The load context for a working directory and home under these options: the profile
     /// decides the mechanisms here, once ([`Mechanisms::for_profile`]).
     pub fn load_context(&self, cwd: &Path, home: &Path) -> LoadContext {
-        let mut ctx = LoadContext::new(cwd, home)
+        self.load_context_for(&Project::new(cwd, home))
+    }
+
+    /// The load context for a project already located ([`Located::project`]).
+    pub fn load_context_for(&self, project: &Project) -> LoadContext {
+        let mut ctx = LoadContext::for_project(project)
             .profile(self.profile)
             .mechanisms(Mechanisms::for_profile(self.profile));
         if let Some(bytes) = self.max_file_size {
@@ -446,6 +451,8 @@ pub struct Located {
     pub home: PathBuf,
     /// A working directory or a named home that is not a directory.
     pub diagnostics: Vec<Diagnostic>,
+    /// The two, with the repository around them, located once for every view.
+    pub project: Project,
 }
 
 impl Located {
@@ -458,6 +465,7 @@ impl Located {
             profile,
         );
         Self {
+            project: Project::new(&cwd, &home),
             cwd,
             home,
             diagnostics,
@@ -488,6 +496,8 @@ pub struct Rulebook {
     boundary: Option<PathBuf>,
     /// The directories discovery was given, as given (for [`Rulebook::rediscover`]).
     given: Given,
+    /// The project discovery read, located once (for the views run beside it).
+    project: Project,
     /// The walk below the working directory, when one was made.
     walk: Option<Walk>,
 }
@@ -626,6 +636,7 @@ impl Rulebook {
     pub fn discover_in(ctx: LoadContext, registry: &RuleRegistry) -> Self {
         let profile = ctx.profile;
         let mut loaded = registry.load(&ctx);
+        let project = ctx.project();
         let LoadContext {
             cwd,
             home,
@@ -679,6 +690,7 @@ impl Rulebook {
                 cwd: cwd_given,
                 home: Some(home_given),
             },
+            project,
             walk: None,
         }
     }
@@ -726,6 +738,12 @@ impl Rulebook {
     /// The home directory (absolute).
     pub fn home(&self) -> &Path {
         &self.home
+    }
+
+    /// The project discovery read, located once: the views of the tools run beside this
+    /// book take it (`HostOptions::for_project`) instead of looking for its root again.
+    pub fn project(&self) -> &Project {
+        &self.project
     }
 
     /// The registered providers in load order.

@@ -131,7 +131,7 @@ impl RealPaths {
 /// view would quote: globs, triggers, a skill's name and description), files past the read
 /// bound noted.
 fn guard(mut view: HostView, options: &HostOptions) -> HostView {
-    let root = util::git_root(options.cwd()).unwrap_or_else(|| options.cwd().to_path_buf());
+    let root = options.top().to_path_buf();
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let (real_root, real_home) = (real(&root), real(options.home()));
     // The real path of a file the tool found at `path`, when it lies outside the project

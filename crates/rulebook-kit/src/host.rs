@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use rulebook_registry::Project;
+
 pub mod documented;
 pub mod imports;
 pub mod util;
@@ -257,20 +259,24 @@ impl Serialize for Host {
     }
 }
 
-/// Where an emulation looks.
+/// Where an emulation looks: a located [`Project`] (the repository root found once for
+/// every view of a run) and whether outside text is shown.
 #[derive(Debug, Clone)]
 pub struct HostOptions {
-    cwd: PathBuf,
-    home: PathBuf,
+    project: Project,
     show_outside: bool,
 }
 
 impl HostOptions {
     /// The tool started in `cwd`, for the user whose home is `home`.
     pub fn new(cwd: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
+        Self::for_project(Project::new(cwd, home))
+    }
+
+    /// The tool started in a project already located (the one discovery read, say).
+    pub fn for_project(project: Project) -> Self {
         Self {
-            cwd: cwd.into(),
-            home: home.into(),
+            project,
             show_outside: false,
         }
     }
@@ -290,12 +296,27 @@ impl HostOptions {
 
     /// The directory the tool starts in.
     pub fn cwd(&self) -> &Path {
-        &self.cwd
+        self.project.cwd()
     }
 
     /// The user's home directory.
     pub fn home(&self) -> &Path {
-        &self.home
+        self.project.home()
+    }
+
+    /// The project the tool starts in.
+    pub fn project(&self) -> &Project {
+        &self.project
+    }
+
+    /// The nearest ancestor of the working directory (itself included) holding `.git`.
+    pub fn git_root(&self) -> Option<&Path> {
+        self.project.git_root()
+    }
+
+    /// The repository root, else the working directory ([`Project::top`]).
+    pub fn top(&self) -> &Path {
+        self.project.top()
     }
 }
 

@@ -154,7 +154,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
 
     let mut view = loader.view;
     view.prompt = loader.entries.join("\n\n");
-    add_skills(&mut view, cwd, home);
+    add_skills(&mut view, options);
     view
 }
 
@@ -167,10 +167,11 @@ pub fn emulate(options: &HostOptions) -> HostView {
 /// `FOLDER (NAME)` when its `name` differs; with no description, its body's first
 /// paragraph. Claude Code's own skills follow and are not emulated, nor its listing budget
 /// (1% of the context window).
-fn add_skills(view: &mut HostView, cwd: &Path, home: &Path) {
+fn add_skills(view: &mut HostView, options: &HostOptions) {
+    let (cwd, home) = (options.cwd(), options.home());
     let mut roots = vec![(home.join(".claude/skills"), Scope::User)];
-    let dirs = match util::git_root(cwd) {
-        Some(root) => util::chain(&root, cwd),
+    let dirs = match options.git_root() {
+        Some(root) => util::chain(root, cwd),
         None => vec![cwd.to_path_buf()],
     };
     roots.extend(

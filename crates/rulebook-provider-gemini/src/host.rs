@@ -44,7 +44,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
         );
     }
 
-    let ceiling = util::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let ceiling = options.top();
     let mut found = Vec::new();
     for dir in cwd.ancestors() {
         if dir == gemini_dir {
@@ -98,7 +98,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
             );
         }
     }
-    if let Some(root) = util::git_root(cwd) {
+    if let Some(root) = options.git_root() {
         if root != cwd {
             view.notes.push(
                 "Gemini CLI orders its files by sorting their absolute paths, not from the root down".to_string(),

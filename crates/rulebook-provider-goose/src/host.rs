@@ -34,8 +34,8 @@ pub fn emulate(options: &HostOptions) -> HostView {
         "~/.agents/AGENTS.md, read when AGENTS.md is one of the names",
     );
     let cwd = options.cwd();
-    let top = util::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
-    for dir in util::chain(&top, cwd) {
+    let top = options.top();
+    for dir in util::chain(top, cwd) {
         for name in NAMES {
             whole(
                 &mut view,

@@ -14,7 +14,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
         "the root .cursorrules and AGENTS.md OpenHands also looks for are found only when the repository is loaded in place (its runtime copies the microagents folder first); this view leaves them out".to_owned(),
     );
     let mut bodies = Vec::new();
-    let root = util::git_root(options.cwd()).unwrap_or_else(|| options.cwd().to_path_buf());
+    let root = options.top();
     let legacy = root.join(".openhands_instructions");
     if let Some(text) = util::read_text(&legacy) {
         view.push(

@@ -30,8 +30,8 @@ pub fn emulate(options: &HostOptions) -> HostView {
     );
     let cwd = options.cwd();
     let home = options.home();
-    let git = util::git_root(cwd);
-    let dirs = upward(cwd, home, git.as_deref());
+    let git = options.git_root();
+    let dirs = upward(cwd, home, git);
     let mut blocks = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
     let global = home.join(".qwen");
@@ -39,18 +39,10 @@ pub fn emulate(options: &HostOptions) -> HostView {
         let mut paths = vec![(global.join(name), Scope::User)];
         paths.extend(dirs.iter().map(|d| (d.join(name), Scope::Project)));
         for (path, scope) in paths {
-            context(
-                &mut view,
-                &mut blocks,
-                &mut seen,
-                &path,
-                scope,
-                cwd,
-                git.as_deref(),
-            );
+            context(&mut view, &mut blocks, &mut seen, &path, scope, cwd, git);
         }
     }
-    if let Some(root) = &git {
+    if let Some(root) = git {
         context(
             &mut view,
             &mut blocks,
@@ -58,10 +50,10 @@ pub fn emulate(options: &HostOptions) -> HostView {
             &root.join(".qwen/QWEN.local.md"),
             Scope::Project,
             cwd,
-            git.as_deref(),
+            git,
         );
     }
-    let root = git.clone().unwrap_or_else(|| cwd.to_path_buf());
+    let root = options.top();
     let mut rule_dirs = vec![(global.join("rules"), Scope::User)];
     let project_rules = root.join(".qwen/rules");
     if real(&project_rules) != real(&global.join("rules")) {
@@ -99,7 +91,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
                     path,
                     scope,
                     Status::Scoped {
-                        base: root.clone(),
+                        base: root.to_path_buf(),
                         globs,
                     },
                     "a rule with paths: injected when a tool touches a matching file",

@@ -21,7 +21,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
         Scope::User,
         "~/.agents/AGENTS.md is Warp's global rule file",
     );
-    let Some(root) = util::git_root(options.cwd()) else {
+    let Some(root) = options.git_root() else {
         view.notes
             .push("not in a git repository: Warp indexes no project rules here".to_owned());
         render(&mut view, &bodies);

@@ -36,8 +36,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
             }
         }
     }
-    let top = util::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
-    let mut dirs = util::chain(&top, cwd);
+    let mut dirs = util::chain(options.top(), cwd);
     dirs.extend(util::below(cwd, ".windsurf"));
     for dir in dirs {
         for path in rule_files(&dir.join(".windsurf").join("rules"), &["md"]) {

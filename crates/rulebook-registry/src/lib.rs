@@ -171,6 +171,62 @@ impl Default for Mechanisms {
     }
 }
 
+/// Where a run happens: the working directory, the user's home and the repository around
+/// them, located once and shared by discovery ([`LoadContext::for_project`]) and every tool's
+/// view (`HostOptions::for_project`), so no part of a run walks up for `.git` again.
+///
+/// ```
+/// use rulebook_registry::Project;
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+/// std::fs::create_dir_all(dir.path().join("app/src")).unwrap();
+/// let project = Project::new(dir.path().join("app/src"), dir.path().join("home"));
+/// assert_eq!(project.git_root(), Some(dir.path()));
+/// assert_eq!(project.top(), dir.path());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Project {
+    cwd: PathBuf,
+    home: PathBuf,
+    git_root: Option<PathBuf>,
+}
+
+impl Project {
+    /// The run in `cwd` for the user whose home is `home` (empty when unknown); the
+    /// repository root is the nearest ancestor of `cwd` (itself included) holding `.git`.
+    pub fn new(cwd: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
+        let cwd = cwd.into();
+        let git_root = find_root(&cwd, &[".git"]);
+        Self {
+            cwd,
+            home: home.into(),
+            git_root,
+        }
+    }
+
+    /// The working directory.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The user's home directory (empty when unknown).
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// The nearest ancestor of the working directory (itself included) holding `.git`.
+    pub fn git_root(&self) -> Option<&Path> {
+        self.git_root.as_deref()
+    }
+
+    /// The repository root, else the working directory: where the tools that stop at the
+    /// repository stop their walk up.
+    pub fn top(&self) -> &Path {
+        self.git_root.as_deref().unwrap_or(&self.cwd)
+    }
+}
+
 /// What every provider is told about the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -203,17 +259,31 @@ impl LoadContext {
     /// A context for `cwd` and `home` in the default profile; the repository root and the
     /// project root are found by looking for `.git` upward from `cwd`.
     pub fn new(cwd: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
-        let cwd = cwd.into();
-        let repo_root = find_root(&cwd, &[".git"]);
+        Self::for_project(&Project::new(cwd, home))
+    }
+
+    /// A context for a located [`Project`] in the default profile: its repository root is
+    /// the project root until markers or a root of your own say otherwise.
+    pub fn for_project(project: &Project) -> Self {
         Self {
-            project_root: repo_root.clone().unwrap_or_else(|| cwd.clone()),
-            cwd,
-            home: home.into(),
-            repo_root,
+            project_root: project.top().to_path_buf(),
+            cwd: project.cwd.clone(),
+            home: project.home.clone(),
+            repo_root: project.git_root.clone(),
             profile: Profile::default(),
             mechanisms: Mechanisms::default(),
             provider_options: std::collections::BTreeMap::new(),
             nested: None,
+        }
+    }
+
+    /// The located project this context was made for (its repository root as found, or as
+    /// set with [`LoadContext::repo_root`]), for the views that run beside discovery.
+    pub fn project(&self) -> Project {
+        Project {
+            cwd: self.cwd.clone(),
+            home: self.home.clone(),
+            git_root: self.repo_root.clone(),
         }
     }
 
@@ -321,14 +391,11 @@ impl LoadContext {
     }
 }
 
-/// The nearest ancestor of `dir` (itself included) holding an entry named one of `markers`.
-fn find_root(dir: &Path, markers: &[&str]) -> Option<PathBuf> {
+/// The nearest ancestor of `dir` (itself included) holding an entry named one of `markers`
+/// (following links, as the tools' own `exists` checks do: a dangling link marks nothing).
+pub fn find_root(dir: &Path, markers: &[&str]) -> Option<PathBuf> {
     dir.ancestors()
-        .find(|d| {
-            markers
-                .iter()
-                .any(|m| std::fs::symlink_metadata(d.join(m)).is_ok())
-        })
+        .find(|d| markers.iter().any(|m| std::fs::metadata(d.join(m)).is_ok()))
         .map(Path::to_path_buf)
 }
 

@@ -17,13 +17,15 @@ use crate::printer::escape;
 pub(crate) struct Place<'a> {
     pub(crate) cwd: &'a Path,
     pub(crate) home: &'a Path,
+    /// The two, located once for every view.
+    pub(crate) project: &'a rulebook::Project,
     /// `--show-outside`: the prompt even when it holds outside text.
     pub(crate) show_outside: bool,
 }
 
 impl Place<'_> {
     fn options(&self) -> HostOptions {
-        HostOptions::new(self.cwd, self.home).show_outside(self.show_outside)
+        HostOptions::for_project(self.project.clone()).show_outside(self.show_outside)
     }
 
     fn view(&self, host: Host) -> HostView {

@@ -216,3 +216,43 @@ fn link_loops_end() {
         1
     );
 }
+
+/// A run locates its project once: every view of it takes the repository root found then
+/// (here, a `.git` gone since is still the root the views walk from), and a book's views
+/// take the project discovery read.
+#[test]
+fn the_views_of_a_run_share_the_project_located_once() {
+    let tree = Tree::new();
+    tree.file("r/AGENTS.md", "root\n").dir("r/app");
+    let project = rulebook::Project::new(tree.path("r/app"), tree.path("home"));
+    std::fs::remove_dir(tree.path("r/.git")).unwrap();
+    let options = rulebook_hosts::HostOptions::for_project(project.clone());
+    assert_eq!(options.git_root(), Some(tree.path("r").as_path()));
+    for host in [tool("codex"), tool("goose")] {
+        let view = rulebook_hosts::emulate(host, &options);
+        assert!(
+            view.files
+                .iter()
+                .any(|f| f.path == tree.path("r/AGENTS.md")),
+            "{host}: {:?}",
+            view.files
+        );
+    }
+    // Looked up again, the root is gone: the file above the working directory is not read.
+    let again = tree.view(tool("codex"), "r/app");
+    assert!(
+        !again
+            .files
+            .iter()
+            .any(|f| f.path == tree.path("r/AGENTS.md"))
+    );
+
+    std::fs::create_dir(tree.path("r/.git")).unwrap();
+    let book = rulebook::Rulebook::discover(
+        tree.path("r/app"),
+        Some(&tree.path("home")),
+        &rulebook::Options::new(),
+    );
+    assert_eq!(book.project().git_root(), Some(tree.path("r").as_path()));
+    assert_eq!(book.project().cwd(), tree.path("r/app"));
+}

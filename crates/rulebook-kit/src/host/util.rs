@@ -57,11 +57,10 @@ pub fn exists(path: &Path) -> bool {
     std::fs::metadata(path).is_ok()
 }
 
-/// The nearest ancestor of `cwd` (inclusive) holding an entry named `.git`.
-pub fn git_root(cwd: &Path) -> Option<PathBuf> {
-    cwd.ancestors()
-        .find(|d| exists(&d.join(".git")))
-        .map(Path::to_path_buf)
+/// The nearest ancestor of `dir` (inclusive) holding an entry named `.git`, for a directory
+/// other than the run's (whose root the view has: [`super::HostOptions::git_root`]).
+pub fn git_root(dir: &Path) -> Option<PathBuf> {
+    rulebook_registry::find_root(dir, &[".git"])
 }
 
 /// Directories strictly below `root` holding an entry named `name` (one walk, as rulebook's

@@ -53,8 +53,8 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
 
     // The project: root (first ancestor holding `.git`) down to cwd, else cwd alone.
-    let dirs: Vec<PathBuf> = match util::git_root(cwd) {
-        Some(root) => util::chain(&root, cwd),
+    let dirs: Vec<PathBuf> = match options.git_root() {
+        Some(root) => util::chain(root, cwd),
         None => vec![cwd.to_path_buf()],
     };
     let mut remaining = BUDGET;
@@ -129,7 +129,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
             cwd.display()
         );
     }
-    skills::add(&mut view, cwd, options.home());
+    skills::add(&mut view, options);
     view
 }
 

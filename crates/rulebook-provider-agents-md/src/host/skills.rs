@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rulebook_kit::frontmatter::Value;
-use rulebook_kit::host::{HostSkill, HostView, Scope, SkillStatus, util};
+use rulebook_kit::host::{HostOptions, HostSkill, HostView, Scope, SkillStatus, util};
 
 use super::catalog::{self, Entry, Fate};
 
@@ -32,7 +32,8 @@ struct Root {
 }
 
 /// The roots in Codex's scan order, each once.
-fn roots(cwd: &Path, home: &Path) -> Vec<Root> {
+fn roots(options: &HostOptions) -> Vec<Root> {
+    let (cwd, home) = (options.cwd(), options.home());
     let mut roots = vec![
         Root {
             dir: cwd.join(".codex/skills"),
@@ -47,8 +48,8 @@ fn roots(cwd: &Path, home: &Path) -> Vec<Root> {
             scope: Scope::User,
         },
     ];
-    let dirs = match util::git_root(cwd) {
-        Some(root) => util::chain(&root, cwd),
+    let dirs = match options.git_root() {
+        Some(root) => util::chain(root, cwd),
         None => vec![cwd.to_path_buf()],
     };
     roots.extend(dirs.into_iter().map(|d| Root {
@@ -137,12 +138,12 @@ fn configured_tokens(home: &Path) -> Option<usize> {
 
 /// Adds the skills Codex lists in `cwd` with `home` to `view`: the catalog's order (the
 /// project's, then the user's; by name, then path), each with what the budget did to it.
-pub fn add(view: &mut HostView, cwd: &Path, home: &Path) {
+pub fn add(view: &mut HostView, options: &HostOptions) {
     let mut seen = HashSet::new();
     let mut skills: Vec<(Scope, String, String, PathBuf)> = Vec::new();
     // Each skill's root, by index, for the roots table: only roots with a skill get an alias.
     let mut root_of: Vec<usize> = Vec::new();
-    let roots = roots(cwd, home);
+    let roots = roots(options);
     for (r, root) in roots.iter().enumerate() {
         for (path, real) in scan(&root.dir) {
             if !seen.insert(real) {
@@ -204,7 +205,7 @@ pub fn add(view: &mut HostView, cwd: &Path, home: &Path) {
     };
     let entries: Vec<Entry> = skills.iter().map(|s| entry(s, false)).collect();
     let aliased: Vec<Entry> = skills.iter().map(|s| entry(s, true)).collect();
-    let configured = configured_tokens(home);
+    let configured = configured_tokens(options.home());
     let (limit, in_tokens) = match configured {
         Some(tokens) => (tokens, true),
         None => catalog::budget(None),
