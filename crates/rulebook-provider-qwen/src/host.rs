@@ -76,7 +76,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
                 _ => Vec::new(),
             };
             if globs.is_empty() {
-                let shown = relative(&path, &root);
+                let shown = relative(&path, root);
                 view.push(
                     path,
                     scope,

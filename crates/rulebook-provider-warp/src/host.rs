@@ -29,7 +29,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
     };
     let any = ContextFiles::new(&[], Chain::Cwd).any_case();
     let mut seen: Vec<PathBuf> = Vec::new();
-    for dir in util::chain(&root, options.cwd()) {
+    for dir in util::chain(root, options.cwd()) {
         let warp = any.find(&dir, "WARP.md").filter(|p| util::is_file(p));
         let agents = any.find(&dir, "AGENTS.md").filter(|p| util::is_file(p));
         if let Some(path) = &warp {
@@ -87,7 +87,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
         seen.extend(warp.into_iter().chain(agents));
     }
     for name in ["WARP.md", "AGENTS.md"] {
-        for dir in util::below(&root, name) {
+        for dir in util::below(root, name) {
             let path = dir.join(name);
             if seen.contains(&path) || !util::is_file(&path) || is_chain(&dir, options.cwd()) {
                 continue;
