@@ -151,6 +151,11 @@ fn table_rs(list: &[Entry]) -> Result<String, String> {
     }
     let mut reexports = String::new();
     let mut boxes = String::new();
+    let known: String = list
+        .iter()
+        .filter(|e| e.name != "native")
+        .map(|e| format!("\"{}\",\n", e.name))
+        .collect();
     let mut skills = String::new();
     for e in list.iter().filter(|e| e.skills) {
         let (ident, name) = (e.ident(), &e.name);
@@ -233,6 +238,11 @@ impl ProviderTable for DefaultProviders {{
     fn skill_providers(&self) -> Vec<Box<dyn Provider<SkillCapability>>> {{
         vec![
 {skills}        ]
+    }}
+
+    fn known_ids(&self) -> &'static [&'static str] {{
+        &[
+{known}        ]
     }}
 }}
 "#

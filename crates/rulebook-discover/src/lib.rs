@@ -94,6 +94,13 @@ pub trait ProviderTable: Clone + Default + Send + Sync + 'static {
     fn skill_providers(&self) -> Vec<Box<dyn Provider<SkillCapability>>> {
         Vec::new()
     }
+
+    /// The ids of every provider of this table in its fullest build, held here or left out
+    /// by a cargo feature: an option for one of them is no one's in a build without it and
+    /// passes, where an option for any other id is a mistake ([`Options::provider_option`]).
+    fn known_ids(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// No default providers: only those of [`Options::provider`] run.
@@ -376,13 +383,36 @@ impl<T: ProviderTable> Options<T> {
 
 impl<T: ProviderTable> Options<T> {
     /// An error for each provider option that a registered provider does not read, or reads
-    /// with other values ([`ProviderMeta::with_options`]); an option of a provider that is
-    /// not registered is no one's here, and passes.
+    /// with other values ([`ProviderMeta::with_options`]), and for each option of a provider
+    /// no one knows (a misspelt id); an option of a provider of the table that this build
+    /// leaves out ([`ProviderTable::known_ids`]) is no one's here, and passes.
     fn option_errors(&self, registry: &RuleRegistry) -> Vec<Diagnostic> {
         let infos = registry.infos();
         let mut errors = Vec::new();
         for (provider, key, value) in &self.per_provider {
             let Some(info) = infos.iter().find(|i| &i.id == provider) else {
+                if self.table.known_ids().contains(&provider.as_str()) {
+                    continue;
+                }
+                let mut known: Vec<&str> = infos.iter().map(|i| i.id.as_str()).collect();
+                known.sort_unstable();
+                let near = known
+                    .iter()
+                    .find(|id| near_miss(id, provider))
+                    .map_or_else(String::new, |id| format!(" (did you mean `{id}`?)"));
+                let mut d = Diagnostic::warning(
+                    DiagnosticCode::UnknownKey,
+                    format!(
+                        "provider option {provider}.{key}={value} is not used: there is no provider `{provider}`{near}; {}",
+                        if known.is_empty() {
+                            "no provider is registered".to_owned()
+                        } else {
+                            format!("the providers: {}", known.join(", "))
+                        }
+                    ),
+                );
+                d.severity = Severity::Error;
+                errors.push(d);
                 continue;
             };
             let (code, why) = match registry.check_option(provider, key, value) {
@@ -406,6 +436,27 @@ impl<T: ProviderTable> Options<T> {
         }
         errors
     }
+}
+
+/// Whether `given` is `known` with at most two letters changed, added or dropped (a typo:
+/// `cursr` for `cursor`); ids longer than 64 characters are never near.
+fn near_miss(known: &str, given: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (known.chars().collect(), given.chars().collect());
+    if a.len() > 64 || b.len() > 64 || a.len().abs_diff(b.len()) > 2 {
+        return false;
+    }
+    // Levenshtein distance, one row at a time.
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()] <= 2
 }
 
 /// The rules that apply to one file: [`Rulebook::rules_for_path`].

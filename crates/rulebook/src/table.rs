@@ -209,4 +209,33 @@ impl ProviderTable for DefaultProviders {
             Box::new(rulebook_provider_gemini::SKILLS),
         ]
     }
+
+    fn known_ids(&self) -> &'static [&'static str] {
+        &[
+            "cursor",
+            "windsurf",
+            "cline",
+            "agents",
+            "continue",
+            "roo",
+            "zed",
+            "agents-md",
+            "claude",
+            "copilot",
+            "gemini",
+            "kiro",
+            "qwen",
+            "kilocode",
+            "amazonq",
+            "trae",
+            "augment",
+            "junie",
+            "warp",
+            "crush",
+            "goose",
+            "openhands",
+            "firebase",
+            "jetbrains-ai",
+        ]
+    }
 }

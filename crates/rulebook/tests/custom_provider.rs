@@ -164,7 +164,8 @@ fn an_added_provider_keeps_its_profiles_and_nested_names() {
 
 /// A provider declares the options it reads (`ProviderMeta::with_options`);
 /// an option a registered provider does not read, or a value it does not take, is an error
-/// diagnostic naming what it reads; an option of a provider that is not registered passes.
+/// diagnostic naming what it reads; an option of a provider no table knows (a misspelt id)
+/// is an error naming the nearest id.
 #[test]
 fn provider_options_a_provider_does_not_read_are_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -173,8 +174,10 @@ fn provider_options_a_provider_does_not_read_are_errors() {
         .provider_option("claude", "nope", "1")
         .provider_option("copilot", "agent_kind", "reviewer")
         .provider_option("cline", "strict", "true")
-        .provider_option("nobody", "key", "value");
+        .provider_option("cursr", "agent_kind", "code-review");
     let book = Rulebook::discover(dir.path(), Some(&dir.path().join("home")), &options);
+    let mut ids: Vec<String> = book.providers().iter().map(|p| p.id.clone()).collect();
+    ids.sort();
     let errors: Vec<(rulebook::DiagnosticCode, String)> = book
         .diagnostics()
         .iter()
@@ -196,6 +199,35 @@ fn provider_options_a_provider_does_not_read_are_errors() {
                 rulebook::DiagnosticCode::UnknownKey,
                 "[Cline] provider option cline.strict=true is not used: `cline` takes no options".to_owned()
             ),
+            (
+                rulebook::DiagnosticCode::UnknownKey,
+                format!(
+                    "provider option cursr.agent_kind=code-review is not used: there is no provider `cursr` (did you mean `cursor`?); the providers: {}",
+                    ids.join(", ")
+                )
+            ),
         ]
+    );
+}
+
+/// Without the default table, no provider id is known but the registered ones: an option
+/// for any other is an error, as it would reach no one.
+#[test]
+fn an_option_for_a_provider_of_no_table_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = rulebook::stages::discover::Options::<rulebook::NoProviders>::new()
+        .provider_option("claude", "walk_ceiling", dir.path().to_string_lossy());
+    let book = Rulebook::discover(dir.path(), Some(&dir.path().join("home")), &options);
+    let errors: Vec<String> = book
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == rulebook::Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        errors,
+        ["provider option claude.walk_ceiling=".to_owned()
+            + &dir.path().to_string_lossy()
+            + " is not used: there is no provider `claude`; no provider is registered"]
     );
 }
