@@ -56,6 +56,7 @@
 
 pub mod coerce;
 pub mod context_files;
+pub mod declare;
 pub mod host;
 mod imports;
 mod loader;

@@ -3,7 +3,8 @@
 //! Junie (the JetBrains IDE plugin) adds one file to every task: `.junie/guidelines.md` at the project root by default, whole, with no frontmatter; another file (`AGENTS.md`) only when the IDE's "Guidelines path" setting names it (JetBrains' Junie documentation, `junie/customize-guidelines`).
 //!
 //! This provider reads `.junie/guidelines.md` at the project root: one always-apply rule named `guidelines`,
-//! its text trimmed (no frontmatter).
+//! its text trimmed (no frontmatter). The crate is a declaration
+//! ([`rulebook_kit::declare_context_files!`]): the file, the metadata, and the view's words.
 //!
 //! [`host`] is the tool's own view (`--as junie`): documented, not verified (the tool cannot
 //! be run here).
@@ -26,49 +27,21 @@
 /// loads in and the trait it implements (both from `rulebook-kit`).
 pub use rulebook_kit::{LoadContext, Provider};
 
-pub mod host;
-
-/// Junie, for the table of tools: `--as junie` is its [`host::emulate`].
-pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Junie);
-
-use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
-use rulebook_kit::context_files::{Chain, ContextFiles};
-use rulebook_kit::{
-    FileLoader, LoadResult, Profile, ProviderError, ProviderMeta, Rule, RuleCapability,
-};
-
-/// Junie reads no frontmatter; the policy matters to nothing (bodies are raw).
-pub const FIELD_POLICY: FieldPolicy = FieldPolicy::new(
-    DescriptionPolicy::StringOnly,
-    AlwaysApplyPolicy::Boolean,
-    GlobsPolicy::StringsOnly,
-);
-
-/// Where Junie's file is: at the project root.
-pub const FILES: ContextFiles = ContextFiles::new(&[".junie/guidelines.md"], Chain::Root);
-
-/// The Junie provider (id `junie`, priority 23).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct JunieProvider;
-
-/// What the provider is: [`Provider::info`].
-pub static INFO: ProviderMeta = ProviderMeta::new(
-    "junie",
-    "Junie",
-    "JetBrains Junie: .junie/guidelines.md at the project root (Extended)",
-    23,
-)
-.with_profiles(&[Profile::Extended]);
-
-impl Provider<RuleCapability> for JunieProvider {
-    fn info(&self) -> &ProviderMeta {
-        &INFO
+rulebook_kit::declare_context_files! {
+    /// The Junie provider (id `junie`, priority 23).
+    provider JunieProvider {
+        id: "junie",
+        name: "Junie",
+        description: "JetBrains Junie: .junie/guidelines.md at the project root (Extended)",
+        priority: 23,
+        files: [".junie/guidelines.md"],
     }
-
-    fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new(ctx, "junie", "Junie", FIELD_POLICY).raw(true);
-        let mut out = LoadResult::default();
-        FILES.load(&loader, ctx, &mut out);
-        Ok(out)
+    /// Junie as a [`Tool`]: its metadata and its view ([`emulate`]).
+    tool Junie {
+        source: "Junie's documentation (guidelines)",
+        reason: "the project's guidelines, added to every task",
+        notes: [
+            "another guidelines file (AGENTS.md) is used only when the IDE's Guidelines path setting names it, which this view cannot see",
+        ],
     }
 }

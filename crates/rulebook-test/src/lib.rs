@@ -90,14 +90,18 @@ impl Scenario {
             .map_or_else(|_| "project".to_owned(), |s| s.trim().to_owned())
     }
 
-    /// The options a scenario runs with: `profile`, the folder's project root, and Claude
-    /// Code's upward walk stopped at the folder.
+    /// The options a scenario runs with: `profile`, the folder's project root, and, where
+    /// the table holds Claude Code's provider, its upward walk stopped at the folder.
     pub fn options<T: ProviderTable>(&self, table: &T, profile: Profile) -> Options<T> {
-        Options::new()
+        let options = Options::new()
             .table(table.clone())
             .profile(profile)
-            .project_root(self.real.join(self.setting("root")))
-            .provider_option("claude", "walk_ceiling", self.real.to_string_lossy())
+            .project_root(self.real.join(self.setting("root")));
+        if table.providers().iter().any(|p| p.info().id() == "claude") {
+            options.provider_option("claude", "walk_ceiling", self.real.to_string_lossy())
+        } else {
+            options
+        }
     }
 
     /// Discovers the scenario with `options`, from its working directory and home.
