@@ -151,11 +151,10 @@ fn table_rs(list: &[Entry]) -> Result<String, String> {
     }
     let mut reexports = String::new();
     let mut boxes = String::new();
-    let known: String = list
-        .iter()
-        .filter(|e| e.name != "native")
-        .map(|e| format!("\"{}\",\n", e.name))
-        .collect();
+    let mut known = String::new();
+    for e in list.iter().filter(|e| e.name != "native") {
+        known.push_str(&format!("\"{}\",\n", e.name));
+    }
     let mut skills = String::new();
     for e in list.iter().filter(|e| e.skills) {
         let (ident, name) = (e.ident(), &e.name);
