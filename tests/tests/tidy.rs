@@ -86,7 +86,12 @@ fn allowed() -> BTreeMap<String, Vec<String>> {
         // over a scenario folder, no provider.
         (
             "rulebook-test",
-            &["rulebook-discover", "rulebook-registry", "rulebook-rule"][..],
+            &[
+                "rulebook-discover",
+                "rulebook-hosts",
+                "rulebook-registry",
+                "rulebook-rule",
+            ][..],
         ),
         ("rulebook-check", &["rulebook"][..]),
         // The report model, over the facade: the CLI and the MCP server render it.

@@ -8,24 +8,24 @@
 //!   (`insta::glob!`), named `scenario@<folder>`, so each provider crate snapshots its own
 //!   fixtures with its provider alone, and the facade the pipeline's with all of them;
 //! - [`redact`]: a folder's path taken out of a text (its real path too);
-//! - [`Tree`]: a temporary directory built file by file.
+//! - [`Tree`]: a temporary directory built file by file, with what a test asks of it:
+//!   discovery from one of its directories, a tool's view there, the paths a view lists.
 //!
 //! A scenario folder holds `project/` and `home/`, and optionally `cwd` (the working
 //! directory, relative to the folder; default `project`) and `root` (the project root;
 //! default `project`, so the repository's own `.git` is never the root). Claude Code's
 //! upward walk stops at the folder.
 //!
-//! Depends on `rulebook-discover` (the pipeline), `rulebook-registry`, `rulebook-rule`,
-//! `serde_json`, `insta` and `tempfile`.
+//! Depends on `rulebook-discover` (the pipeline), `rulebook-hosts` (the tools' views),
+//! `rulebook-registry`, `rulebook-rule`, `serde_json`, `insta` and `tempfile`.
 //!
 //! ```
 //! use rulebook_discover::NoProviders;
 //! use rulebook_test::{Scenario, Tree};
 //!
-//! let tree = Tree::new()
-//!     .file("demo/project/.keep", "")
-//!     .file("demo/home/.keep", "");
-//! let scenario = Scenario::new(tree.path().join("demo"));
+//! let tree = Tree::new();
+//! tree.dir("demo/project").dir("demo/home");
+//! let scenario = Scenario::new(tree.path("demo"));
 //! assert_eq!(scenario.name(), "demo");
 //! // No provider: no rule, no diagnostic, under either profile.
 //! let both = scenario.both(&NoProviders);
@@ -36,6 +36,7 @@
 use std::path::{Path, PathBuf};
 
 use rulebook_discover::{Options, ProviderTable, Rulebook};
+use rulebook_hosts::{Host, HostFile, HostOptions, HostView};
 use rulebook_registry::{Provider, RuleCapability, Status};
 use rulebook_rule::{GlobDialect, Profile, Rule};
 use serde_json::{Value, json};
@@ -274,10 +275,13 @@ pub fn redact(text: &str, dir: &Path) -> String {
     out
 }
 
-/// A temporary directory built file by file; removed when dropped.
+/// A temporary directory built file by file, removed when dropped: the one tree builder of
+/// the workspace's tests. Its root is a real path (links resolved), so what discovery and
+/// the views report compares with [`Tree::path`] as it is.
 #[derive(Debug)]
 pub struct Tree {
-    dir: tempfile::TempDir,
+    _dir: tempfile::TempDir,
+    root: PathBuf,
 }
 
 impl Default for Tree {
@@ -286,17 +290,40 @@ impl Default for Tree {
     }
 }
 
+/// The tests' own tree: a refusal of the file system fails the test at once.
+#[allow(clippy::expect_used, reason = "test support: a refusal fails the test")]
 impl Tree {
     /// An empty temporary directory.
     ///
     /// # Panics
     ///
     /// When no temporary directory can be made (it is for tests).
-    #[allow(clippy::expect_used, reason = "test support: a refusal fails the test")]
     pub fn new() -> Self {
-        Self {
-            dir: tempfile::tempdir().expect("a temporary directory"),
-        }
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let root = std::fs::canonicalize(dir.path()).expect("the temporary directory's real path");
+        Self { _dir: dir, root }
+    }
+
+    /// A tree holding a repository at `project` (a `.git` directory in it) and the
+    /// directory `home`.
+    ///
+    /// # Panics
+    ///
+    /// When the file system refuses (it is for tests).
+    pub fn repository(project: &str, home: &str) -> Self {
+        let tree = Self::new();
+        tree.dir(Path::new(project).join(".git")).dir(home);
+        tree
+    }
+
+    /// The tree's root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The absolute path of `rel` in the tree.
+    pub fn path(&self, rel: impl AsRef<Path>) -> PathBuf {
+        self.root.join(rel)
     }
 
     /// Writes `text` to `rel` (its parent directories made first).
@@ -304,10 +331,8 @@ impl Tree {
     /// # Panics
     ///
     /// When the file system refuses (it is for tests).
-    #[must_use]
-    #[allow(clippy::expect_used, reason = "test support: a refusal fails the test")]
-    pub fn file(self, rel: impl AsRef<Path>, text: impl AsRef<[u8]>) -> Self {
-        let path = self.dir.path().join(rel);
+    pub fn write(&self, rel: impl AsRef<Path>, text: impl AsRef<[u8]>) -> &Self {
+        let path = self.path(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).expect("create the parent directory");
         }
@@ -320,16 +345,55 @@ impl Tree {
     /// # Panics
     ///
     /// When the file system refuses (it is for tests).
-    #[must_use]
-    #[allow(clippy::expect_used, reason = "test support: a refusal fails the test")]
-    pub fn dir(self, rel: impl AsRef<Path>) -> Self {
-        std::fs::create_dir_all(self.dir.path().join(rel)).expect("create the directory");
+    pub fn dir(&self, rel: impl AsRef<Path>) -> &Self {
+        std::fs::create_dir_all(self.path(rel)).expect("create the directory");
         self
     }
 
-    /// The directory's path.
-    pub fn path(&self) -> &Path {
-        self.dir.path()
+    /// Discovers from `cwd` (made when missing) with the home `home`, both relative to the
+    /// tree.
+    pub fn discover<T: ProviderTable>(
+        &self,
+        cwd: &str,
+        home: &str,
+        options: &Options<T>,
+    ) -> Rulebook {
+        self.dir(cwd);
+        Rulebook::discover(self.path(cwd), Some(&self.path(home)), options)
+    }
+
+    /// What `host` loads started in `cwd` for the user whose home is `home` (both relative
+    /// to the tree), with the guards every view runs with.
+    pub fn view(&self, host: Host, cwd: &str, home: &str) -> HostView {
+        rulebook_hosts::emulate(host, &HostOptions::new(self.path(cwd), self.path(home)))
+    }
+
+    /// The paths `view` lists, relative to the tree, in its order.
+    pub fn listed(&self, view: &HostView) -> Vec<String> {
+        view.files.iter().map(|f| self.relative(&f.path)).collect()
+    }
+
+    /// The paths `view` loads at start, relative to the tree, in its order.
+    pub fn loaded(&self, view: &HostView) -> Vec<String> {
+        view.loaded().map(|f| self.relative(&f.path)).collect()
+    }
+
+    /// The entry of `view` for `rel`.
+    ///
+    /// # Panics
+    ///
+    /// When `view` does not list it (it is for tests).
+    pub fn entry<'a>(&self, view: &'a HostView, rel: &str) -> &'a HostFile {
+        let path = self.path(rel);
+        view.files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("{rel} is not listed: {:#?}", view.files))
+    }
+
+    /// `path` relative to the tree (whole when outside it).
+    pub fn relative(&self, path: &Path) -> String {
+        rulebook_hosts::fixture::relative(&self.root, path)
     }
 }
 

@@ -6,7 +6,9 @@ use std::path::Path;
 use rulebook_hosts::Status;
 use rulebook_hosts::fixture::{Case, generated};
 
-use crate::{Tree, entry, tool};
+use rulebook_test::Tree;
+
+use crate::tool;
 
 /// `--as <id>` takes the ids of the table of tools; each names its host back, `Display` prints the
 /// id, and an unknown id names no host.
@@ -99,24 +101,24 @@ fn each_host_says_which_tool_and_version_it_reproduces() {
 /// and `CLAUDE.md` files below the working directory load when a file there is touched.)
 #[test]
 fn touching_a_file_adds_the_scoped_rules_that_match_it() {
-    let tree = Tree::new();
-    tree.file("r/CLAUDE.md", "Always.\n")
-        .file(
+    let tree = Tree::repository("r", "home");
+    tree.write("r/CLAUDE.md", "Always.\n")
+        .write(
             "r/.claude/rules/ts.md",
             "---\npaths:\n  - \"src/**/*.ts\"\n---\nTypeScript.\n",
         )
-        .file(
+        .write(
             "r/.claude/rules/md.md",
             "---\npaths: \"*.md\"\n---\nMarkdown.\n",
         )
-        .file("r/api/CLAUDE.md", "API.\n");
-    let view = tree.view(tool("claude"), "r");
+        .write("r/api/CLAUDE.md", "API.\n");
+    let view = tree.view(tool("claude"), "r", "home");
     let cwd = tree.path("r");
     let touched = |path: &str| -> Vec<String> {
         let mut names: Vec<String> = view
             .touching(&cwd, Path::new(path))
             .iter()
-            .map(|f| crate::relative(&tree, &f.path))
+            .map(|f| tree.relative(&f.path))
             .collect();
         names.sort();
         names
@@ -130,9 +132,9 @@ fn touching_a_file_adds_the_scoped_rules_that_match_it() {
     assert!(touched("src/main.rs").is_empty());
     // Outside the project: no rule's base holds it.
     assert!(touched(&tree.path("elsewhere/a.md").to_string_lossy()).is_empty());
-    assert!(entry(&view, &tree, "r/CLAUDE.md").status.is_loaded());
+    assert!(tree.entry(&view, "r/CLAUDE.md").status.is_loaded());
     assert!(matches!(
-        entry(&view, &tree, "r/api/CLAUDE.md").status,
+        tree.entry(&view, "r/api/CLAUDE.md").status,
         Status::Scoped { .. }
     ));
 }
@@ -222,8 +224,8 @@ fn link_loops_end() {
 /// take the project discovery read.
 #[test]
 fn the_views_of_a_run_share_the_project_located_once() {
-    let tree = Tree::new();
-    tree.file("r/AGENTS.md", "root\n").dir("r/app");
+    let tree = Tree::repository("r", "home");
+    tree.write("r/AGENTS.md", "root\n").dir("r/app");
     let project = rulebook::Project::new(tree.path("r/app"), tree.path("home"));
     std::fs::remove_dir(tree.path("r/.git")).unwrap();
     let options = rulebook_hosts::HostOptions::for_project(project.clone());
@@ -239,7 +241,7 @@ fn the_views_of_a_run_share_the_project_located_once() {
         );
     }
     // Looked up again, the root is gone: the file above the working directory is not read.
-    let again = tree.view(tool("codex"), "r/app");
+    let again = tree.view(tool("codex"), "r/app", "home");
     assert!(
         !again
             .files

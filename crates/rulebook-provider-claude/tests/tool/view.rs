@@ -2,34 +2,36 @@
 //! `.claude/rules` without and with `paths:`, the AGENTS.md fallback's reasons, and the
 //! notes.
 
-use rulebook_hosts::{Scope, Status};
+use rulebook::{HostScope as Scope, HostStatus as Status};
 
-use crate::{Tree, entry, listed, loaded, tool};
+use rulebook_test::Tree;
+
+use crate::tool;
 
 /// `~/.claude/CLAUDE.md` and `~/.claude/rules` are the user's, read for every project; the
 /// files of the directories down to the working directory are the project's, whether
 /// loaded at start or waiting for `paths:`.
 #[test]
 fn user_files_are_the_users_project_files_the_projects() {
-    let tree = Tree::new();
-    tree.file("home/.claude/CLAUDE.md", "User memory.\n")
-        .file(
+    let tree = Tree::repository("r", "home");
+    tree.write("home/.claude/CLAUDE.md", "User memory.\n")
+        .write(
             "home/.claude/rules/mine.md",
             "---\npaths: \"*.py\"\n---\nPython.\n",
         )
-        .file("r/CLAUDE.md", "Project memory.\n")
-        .file(
+        .write("r/CLAUDE.md", "Project memory.\n")
+        .write(
             "r/.claude/rules/web.md",
             "---\npaths: \"*.ts\"\n---\nWeb.\n",
         );
-    let view = tree.view(tool("claude"), "r");
-    let scope = |rel: &str| entry(&view, &tree, rel).scope;
+    let view = tree.view(tool("claude"), "r", "home");
+    let scope = |rel: &str| tree.entry(&view, rel).scope;
     assert_eq!(scope("home/.claude/CLAUDE.md"), Scope::User);
     assert_eq!(scope("home/.claude/rules/mine.md"), Scope::User);
     assert_eq!(scope("r/CLAUDE.md"), Scope::Project);
     assert_eq!(scope("r/.claude/rules/web.md"), Scope::Project);
     assert_eq!(
-        entry(&view, &tree, "home/.claude/rules/mine.md").status,
+        tree.entry(&view, "home/.claude/rules/mine.md").status,
         Status::Scoped {
             base: tree.path("home"),
             globs: vec!["*.py".into()]
@@ -50,20 +52,20 @@ fn user_files_are_the_users_project_files_the_projects() {
 /// and keeps its globs.
 #[test]
 fn an_empty_paths_list_is_unconditional() {
-    let tree = Tree::new();
-    tree.file(
+    let tree = Tree::repository("r", "home");
+    tree.write(
         "r/.claude/rules/all.md",
         "---\npaths: []\n---\nEverywhere.\n",
     )
-    .file(
+    .write(
         "r/.claude/rules/some.md",
         "---\npaths:\n  - \"src/**\"\n  - \"tests/**\"\n---\nSome.\n",
     );
-    let view = tree.view(tool("claude"), "r");
-    let all = entry(&view, &tree, "r/.claude/rules/all.md");
+    let view = tree.view(tool("claude"), "r", "home");
+    let all = tree.entry(&view, "r/.claude/rules/all.md");
     assert_eq!(all.status, Status::Loaded);
     assert_eq!(all.reason, "a rule with `paths: []` is unconditional");
-    let some = entry(&view, &tree, "r/.claude/rules/some.md");
+    let some = tree.entry(&view, "r/.claude/rules/some.md");
     assert_eq!(
         some.status,
         Status::Scoped {
@@ -75,7 +77,7 @@ fn an_empty_paths_list_is_unconditional() {
         some.reason,
         "a rule with `paths:` loads when Claude Code touches a matching file"
     );
-    assert_eq!(loaded(&view, &tree), ["r/.claude/rules/all.md"]);
+    assert_eq!(tree.loaded(&view), ["r/.claude/rules/all.md"]);
     // One unconditional rule: its order cannot depend on the file system.
     assert!(view.notes.is_empty(), "{:?}", view.notes);
 }
@@ -85,11 +87,11 @@ fn an_empty_paths_list_is_unconditional() {
 /// the view says so.
 #[test]
 fn several_unconditional_rules_get_a_note_on_their_order() {
-    let tree = Tree::new();
-    tree.file("r/.claude/rules/a.md", "---\npaths: []\n---\nA.\n")
-        .file("r/.claude/rules/b.md", "B.\n")
-        .file("r/.claude/rules/c.md", "---\npaths: \"*.rs\"\n---\nC.\n");
-    let view = tree.view(tool("claude"), "r");
+    let tree = Tree::repository("r", "home");
+    tree.write("r/.claude/rules/a.md", "---\npaths: []\n---\nA.\n")
+        .write("r/.claude/rules/b.md", "B.\n")
+        .write("r/.claude/rules/c.md", "---\npaths: \"*.rs\"\n---\nC.\n");
+    let view = tree.view(tool("claude"), "r", "home");
     assert_eq!(
         view.notes,
         [format!(
@@ -97,10 +99,10 @@ fn several_unconditional_rules_get_a_note_on_their_order() {
             tree.path("r/.claude/rules").display()
         )]
     );
-    let tree = Tree::new();
-    tree.file("r/.claude/rules/a.md", "A.\n")
-        .file("r/.claude/rules/b.md", "B.\n");
-    assert_eq!(tree.view(tool("claude"), "r").notes.len(), 1);
+    let tree = Tree::repository("r", "home");
+    tree.write("r/.claude/rules/a.md", "A.\n")
+        .write("r/.claude/rules/b.md", "B.\n");
+    assert_eq!(tree.view(tool("claude"), "r", "home").notes.len(), 1);
 }
 
 /// AGENTS.md is skipped when a non-empty CLAUDE.md is in the working directory or above;
@@ -108,19 +110,19 @@ fn several_unconditional_rules_get_a_note_on_their_order() {
 /// (fixtures `claude-agents-local`, `claude-agents-nested`).
 #[test]
 fn a_skipped_agents_md_names_the_claude_md_that_blocks_it() {
-    let tree = Tree::new();
-    tree.file("r/CLAUDE.local.md", "Local.\n")
-        .file("r/AGENTS.md", "Agents.\n")
-        .file("r/sub/AGENTS.md", "Sub agents.\n");
-    let view = tree.view(tool("claude"), "r");
+    let tree = Tree::repository("r", "home");
+    tree.write("r/CLAUDE.local.md", "Local.\n")
+        .write("r/AGENTS.md", "Agents.\n")
+        .write("r/sub/AGENTS.md", "Sub agents.\n");
+    let view = tree.view(tool("claude"), "r", "home");
     assert_eq!(
-        entry(&view, &tree, "r/AGENTS.md").reason,
+        tree.entry(&view, "r/AGENTS.md").reason,
         "Claude Code reads AGENTS.md only when the project has no CLAUDE.md; this project has CLAUDE.local.md"
     );
     // Above the working directory: with `..`, as every path is shown.
-    let view = tree.view(tool("claude"), "r/sub");
+    let view = tree.view(tool("claude"), "r/sub", "home");
     assert_eq!(
-        entry(&view, &tree, "r/sub/AGENTS.md").reason,
+        tree.entry(&view, "r/sub/AGENTS.md").reason,
         "Claude Code reads AGENTS.md only when the project has no CLAUDE.md; this project has ../CLAUDE.local.md"
     );
 }
@@ -130,21 +132,21 @@ fn a_skipped_agents_md_names_the_claude_md_that_blocks_it() {
 /// loaded; the user's own CLAUDE.md is no project file and does not count.
 #[test]
 fn an_agents_md_repeating_a_loaded_project_file_is_skipped() {
-    let tree = Tree::new();
-    tree.file("home/.claude/CLAUDE.md", "Same rules.\n")
-        .file("r/AGENTS.md", "Same rules.\n")
-        .file("r/sub/AGENTS.md", "\nSame rules.\n\n");
-    let view = tree.view(tool("claude"), "r/sub");
+    let tree = Tree::repository("r", "home");
+    tree.write("home/.claude/CLAUDE.md", "Same rules.\n")
+        .write("r/AGENTS.md", "Same rules.\n")
+        .write("r/sub/AGENTS.md", "\nSame rules.\n\n");
+    let view = tree.view(tool("claude"), "r/sub", "home");
     assert_eq!(
-        loaded(&view, &tree),
+        tree.loaded(&view),
         ["home/.claude/CLAUDE.md", "r/AGENTS.md"]
     );
-    let top = entry(&view, &tree, "r/AGENTS.md");
+    let top = tree.entry(&view, "r/AGENTS.md");
     assert_eq!(
         top.reason,
         "AGENTS.md is read because the project has no CLAUDE.md"
     );
-    let sub = entry(&view, &tree, "r/sub/AGENTS.md");
+    let sub = tree.entry(&view, "r/sub/AGENTS.md");
     assert_eq!(sub.status, Status::NotRead);
     assert_eq!(sub.reason, "its text is the same as a file already loaded");
 }
@@ -154,19 +156,19 @@ fn an_agents_md_repeating_a_loaded_project_file_is_skipped() {
 /// inside loads right after its importer, marked as imported by it.
 #[test]
 fn imports_say_who_imported_them() {
-    let tree = Tree::new();
-    tree.file("shared.md", "Shared.\n")
-        .file("r/sub/CLAUDE.md", "Read @../../shared.md and @notes.md\n")
-        .file("r/sub/notes.md", "Notes.\n");
-    let view = tree.view(tool("claude"), "r/sub");
-    assert_eq!(loaded(&view, &tree), ["r/sub/CLAUDE.md", "r/sub/notes.md"]);
-    let notes = entry(&view, &tree, "r/sub/notes.md");
+    let tree = Tree::repository("r", "home");
+    tree.write("shared.md", "Shared.\n")
+        .write("r/sub/CLAUDE.md", "Read @../../shared.md and @notes.md\n")
+        .write("r/sub/notes.md", "Notes.\n");
+    let view = tree.view(tool("claude"), "r/sub", "home");
+    assert_eq!(tree.loaded(&view), ["r/sub/CLAUDE.md", "r/sub/notes.md"]);
+    let notes = tree.entry(&view, "r/sub/notes.md");
     assert_eq!(notes.imported_by, Some(tree.path("r/sub/CLAUDE.md")));
     assert_eq!(
         notes.reason,
         format!("imported by {}", tree.path("r/sub/CLAUDE.md").display())
     );
-    let outside = entry(&view, &tree, "shared.md");
+    let outside = tree.entry(&view, "shared.md");
     assert_eq!(outside.status, Status::NotRead);
     assert_eq!(
         outside.reason,
@@ -175,5 +177,5 @@ fn imports_say_who_imported_them() {
             tree.path("r/sub/CLAUDE.md").display()
         )
     );
-    assert!(listed(&view, &tree).contains(&"shared.md".to_string()));
+    assert!(tree.listed(&view).contains(&"shared.md".to_string()));
 }

@@ -1,44 +1,22 @@
 //! The `claude` provider on the ecosystem's test cases (behaviour.md §13),
-//! each in a scratch tree (`w/` holds the repository `r/` and the home `h/`; Claude's walk up the
-//! tree stops at `w/`).
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
-
-use std::path::PathBuf;
+//! each in a scratch tree (the repository `r/` and the home `h/`; Claude's walk up the tree
+//! stops at the tree's root).
 
 use rulebook::{DiagnosticCode, Options, Rulebook};
+use rulebook_test::Tree;
 
-struct Tree {
-    dir: tempfile::TempDir,
+/// A tree with the repository `r` and the home `h`; Claude Code's walk up stops at its root.
+fn tree() -> Tree {
+    Tree::repository("r", "h")
 }
 
-impl Tree {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("w/r/.git")).unwrap();
-        std::fs::create_dir_all(dir.path().join("w/h")).unwrap();
-        Self { dir }
-    }
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join("w").join(rel)
-    }
-    fn write(&self, rel: &str, text: &str) -> &Self {
-        let path = self.path(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-        self
-    }
-    fn book_with(&self, cwd: &str, options: Options) -> Rulebook {
-        std::fs::create_dir_all(self.path(cwd)).unwrap();
-        let options = options.provider_option(
-            "claude",
-            "walk_ceiling",
-            self.path("").to_string_lossy().trim_end_matches('/'),
-        );
-        Rulebook::discover(self.path(cwd), Some(&self.path("h")), &options)
-    }
-    fn book(&self, cwd: &str) -> Rulebook {
-        self.book_with(cwd, Options::new())
-    }
+fn discover_with(t: &Tree, cwd: &str, options: Options) -> Rulebook {
+    let options = options.provider_option("claude", "walk_ceiling", t.root().to_string_lossy());
+    t.discover(cwd, "h", &options)
+}
+
+fn discover(t: &Tree, cwd: &str) -> Rulebook {
+    discover_with(t, cwd, Options::new())
 }
 
 /// The claude rules: (name, bucket).
@@ -72,14 +50,16 @@ fn has(book: &Rulebook, code: DiagnosticCode, text: &str) -> bool {
         .any(|d| d.code == code && d.message.contains(text))
 }
 
+/// CLAUDE.md, `.claude/CLAUDE.md` and CLAUDE.local.md in each directory of the chain, and past
+/// the git root up to the walk's ceiling.
 #[test]
-fn t17_t18_t19_the_chain() {
-    let t = Tree::new();
+fn the_chain() {
+    let t = tree();
     t.write("r/CLAUDE.md", "a")
         .write("r/.claude/CLAUDE.md", "b")
         .write("r/CLAUDE.local.md", "c");
     assert_eq!(
-        claude(&t.book("r")),
+        claude(&discover(&t, "r")),
         pairs(&[
             ("CLAUDE", "always-apply"),
             (".claude:CLAUDE", "always-apply"),
@@ -87,25 +67,27 @@ fn t17_t18_t19_the_chain() {
         ])
     );
     // past the git root.
-    let t = Tree::new();
+    let t = tree();
     t.write("CLAUDE.md", "above").write("r/CLAUDE.md", "root");
     assert_eq!(
-        claude(&t.book("r")),
+        claude(&discover(&t, "r")),
         pairs(&[("..:CLAUDE", "always-apply"), ("CLAUDE", "always-apply")])
     );
     // the user's file first.
-    let t = Tree::new();
+    let t = tree();
     t.write("h/.claude/CLAUDE.md", "user")
         .write("r/CLAUDE.md", "root");
     assert_eq!(
-        claude(&t.book("r")),
+        claude(&discover(&t, "r")),
         pairs(&[("~:CLAUDE", "always-apply"), ("CLAUDE", "always-apply")])
     );
 }
 
+/// `.claude/rules` files: always-apply without `paths:`, attached by their globs with it, in
+/// every written form of `paths:`.
 #[test]
-fn t20_to_t27_rules_and_paths() {
-    let t = Tree::new();
+fn rules_and_paths() {
+    let t = tree();
     t.write("r/.claude/rules/general.md", "General.")
         .write(
             "r/.claude/rules/api/handlers.md",
@@ -131,7 +113,7 @@ fn t20_to_t27_rules_and_paths() {
         .write("r/.claude/rules/README.md", "Not a rule.")
         .write("h/.claude/rules/style.md", "user")
         .write("r/.claude/rules/style.md", "proj");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     let bucket = |name: &str| {
         claude(&book)
             .into_iter()
@@ -177,26 +159,27 @@ fn t20_to_t27_rules_and_paths() {
     assert_eq!(content(&book, "style"), "proj");
 }
 
+/// `@path` imports are expanded (not inside code spans), to a bounded depth.
 #[test]
-fn t28_to_t34_imports_and_comments() {
-    let t = Tree::new();
+fn imports_and_comments() {
+    let t = tree();
     t.write("r/CLAUDE.md", "See @docs/a.md and `@docs/b.md`")
         .write("r/docs/a.md", "A")
         .write("r/docs/b.md", "B");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     assert_eq!(content(&book, "CLAUDE"), "See A and `@docs/b.md`");
     let rule = book.items().find(|r| r.name == "CLAUDE").unwrap();
     assert_eq!(rule.includes.len(), 1);
     assert!(rule.includes[0].ends_with("docs/a.md"));
     // four hops.
-    let t = Tree::new();
+    let t = tree();
     t.write("r/CLAUDE.md", "@1.md")
         .write("r/1.md", "1 @2.md")
         .write("r/2.md", "2 @3.md")
         .write("r/3.md", "3 @4.md")
         .write("r/4.md", "4 @5.md")
         .write("r/5.md", "5");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     assert_eq!(content(&book, "CLAUDE"), "1 2 3 4 @5.md");
     assert!(has(
         &book,
@@ -204,18 +187,18 @@ fn t28_to_t34_imports_and_comments() {
         "depth limit (4 hops)"
     ));
     // a cycle.
-    let t = Tree::new();
+    let t = tree();
     t.write("r/CLAUDE.md", "@a.md")
         .write("r/a.md", "x @b.md")
         .write("r/b.md", "y @a.md");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     assert_eq!(content(&book, "CLAUDE"), "x y @a.md");
     assert!(has(&book, DiagnosticCode::ImportFailed, "cycle"));
     // relative to the importing file.
-    let t = Tree::new();
+    let t = tree();
     t.write("r/.claude/CLAUDE.md", "@insights/x.md")
         .write("r/insights/x.md", "X");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     assert_eq!(content(&book, ".claude:CLAUDE"), "@insights/x.md");
     assert!(has(
         &book,
@@ -223,9 +206,9 @@ fn t28_to_t34_imports_and_comments() {
         ".claude/insights/x.md"
     ));
     // an e-mail address is no import.
-    let t = Tree::new();
+    let t = tree();
     t.write("r/CLAUDE.md", "mail me@example.com");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     assert_eq!(content(&book, "CLAUDE"), "mail me@example.com");
     assert!(
         !book
@@ -234,41 +217,44 @@ fn t28_to_t34_imports_and_comments() {
             .any(|d| d.code == DiagnosticCode::ImportFailed)
     );
     // outside the project: refused, unless allowed.
-    let t = Tree::new();
+    let t = tree();
     t.write("r/CLAUDE.md", "@~/.claude/personal.md")
         .write("h/.claude/personal.md", "P");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     assert_eq!(content(&book, "CLAUDE"), "@~/.claude/personal.md");
     assert!(has(
         &book,
         DiagnosticCode::ImportFailed,
         "external imports are not allowed"
     ));
-    let allowed = t.book_with(
+    let allowed = discover_with(
+        &t,
         "r",
         Options::new().provider_option("claude", "allow_external_imports", "true"),
     );
     assert_eq!(content(&allowed, "CLAUDE"), "P");
     // HTML comments are removed.
-    let t = Tree::new();
+    let t = tree();
     t.write("r/CLAUDE.md", "a<!-- hidden -->b");
-    assert_eq!(content(&t.book("r"), "CLAUDE"), "ab");
+    assert_eq!(content(&discover(&t, "r"), "CLAUDE"), "ab");
 }
 
+/// A CLAUDE.md below the working directory is scoped to its directory; `paths:` are relative to
+/// the directory holding `.claude`.
 #[test]
-fn t35_t84_descendants_and_the_glob_root() {
-    let t = Tree::new();
+fn descendants_and_the_glob_root() {
+    let t = tree();
     t.write("r/frontend/CLAUDE.md", "front");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     let front = book.items().find(|r| r.name == "frontend:CLAUDE").unwrap();
     assert_eq!(front.globs.as_deref().unwrap(), ["frontend/**"]);
     // `paths` are relative to the directory holding `.claude`, from a subdirectory too.
-    let t = Tree::new();
+    let t = tree();
     t.write(
         "r/.claude/rules/api.md",
         "---\npaths: [\"pkg/src/**\", \"other/**\"]\n---\nAPI.",
     );
-    let book = t.book("r/pkg");
+    let book = discover(&t, "r/pkg");
     let hits = |p: &str| -> Vec<String> { book.matches(p).into_iter().map(|m| m.name).collect() };
     assert_eq!(hits("src/a.ts"), ["api"]);
     assert_eq!(hits("../other/x.ts"), ["api"]);
@@ -278,12 +264,13 @@ fn t35_t84_descendants_and_the_glob_root() {
 /// `CLAUDE.md -> AGENTS.md` is one file: Claude (priority 65) reads it first, and the
 /// AGENTS.md rule is the same file, injected once.
 #[cfg(unix)]
+/// A CLAUDE.md linked to AGENTS.md is the same file as the agents-md provider's: one rule.
 #[test]
-fn t15_a_symlinked_claude_md_is_one_rule() {
-    let t = Tree::new();
+fn a_symlinked_claude_md_is_one_rule() {
+    let t = tree();
     t.write("r/AGENTS.md", "Shared instructions.");
     std::os::unix::fs::symlink(t.path("r/AGENTS.md"), t.path("r/CLAUDE.md")).unwrap();
-    let book = t.book("r");
+    let book = discover(&t, "r");
     let same: Vec<(&str, &str)> = book
         .all()
         .iter()
@@ -307,10 +294,10 @@ fn t15_a_symlinked_claude_md_is_one_rule() {
 /// A CLAUDE.md that is one import of AGENTS.md is reported as such, and injected once.
 #[test]
 fn a_claude_md_of_one_import_is_one_rule() {
-    let t = Tree::new();
+    let t = tree();
     t.write("r/AGENTS.md", "Shared instructions.")
         .write("r/CLAUDE.md", "@AGENTS.md\n");
-    let book = t.book("r");
+    let book = discover(&t, "r");
     assert_eq!(
         book.system_prompt_section()
             .matches("Shared instructions.")
@@ -331,9 +318,13 @@ fn a_claude_md_of_one_import_is_one_rule() {
 /// Reference: the original has no Claude Code provider.
 #[test]
 fn reference_reads_no_claude_files() {
-    let t = Tree::new();
+    let t = tree();
     t.write("r/CLAUDE.md", "root")
         .write("r/.claude/rules/a.md", "A");
-    let book = t.book_with("r", Options::new().profile(rulebook::Profile::Reference));
+    let book = discover_with(
+        &t,
+        "r",
+        Options::new().profile(rulebook::Profile::Reference),
+    );
     assert!(claude(&book).is_empty());
 }

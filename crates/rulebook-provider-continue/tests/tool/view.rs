@@ -2,22 +2,24 @@
 //! which `.continue/rules` files are rules, which load at start, and the reasons of the
 //! others.
 
-use rulebook_hosts::Status;
+use rulebook::HostStatus as Status;
 
-use crate::{Tree, entry, listed, loaded, tool};
+use rulebook_test::Tree;
+
+use crate::tool;
 
 /// Only `*.md` files are rules, in the rules directory and its subdirectories (its own
 /// files first); other files there are not listed at all.
 #[test]
 fn only_md_files_are_rules() {
-    let tree = Tree::new();
-    tree.file("r/.continue/rules/b.md", "B.\n")
-        .file("r/.continue/rules/a.txt", "Not a rule.\n")
-        .file("r/.continue/rules/README", "Not a rule.\n")
-        .file("r/.continue/rules/deep/c.md", "C.\n");
-    let view = tree.view(tool("continue"), "r");
+    let tree = Tree::repository("r", "home");
+    tree.write("r/.continue/rules/b.md", "B.\n")
+        .write("r/.continue/rules/a.txt", "Not a rule.\n")
+        .write("r/.continue/rules/README", "Not a rule.\n")
+        .write("r/.continue/rules/deep/c.md", "C.\n");
+    let view = tree.view(tool("continue"), "r", "home");
     assert_eq!(
-        listed(&view, &tree),
+        tree.listed(&view),
         ["r/.continue/rules/b.md", "r/.continue/rules/deep/c.md"]
     );
     assert_eq!(
@@ -31,20 +33,20 @@ fn only_md_files_are_rules() {
 /// is no regex.
 #[test]
 fn a_regex_rule_waits() {
-    let tree = Tree::new();
-    tree.file(
+    let tree = Tree::repository("r", "home");
+    tree.write(
         "r/.continue/rules/re.md",
         "---\nregex: \"TODO\"\n---\nTodos.\n",
     )
-    .file(
+    .write(
         "r/.continue/rules/null.md",
         "---\nregex: null\n---\nNull.\n",
     );
-    let view = tree.view(tool("continue"), "r");
-    let re = entry(&view, &tree, "r/.continue/rules/re.md");
+    let view = tree.view(tool("continue"), "r", "home");
+    let re = tree.entry(&view, "r/.continue/rules/re.md");
     assert_eq!(re.status, Status::NotRead);
     assert_eq!(re.reason, "regex without alwaysApply: not loaded at start");
-    let null = entry(&view, &tree, "r/.continue/rules/null.md");
+    let null = tree.entry(&view, "r/.continue/rules/null.md");
     assert_eq!(null.status, Status::Loaded);
     assert_eq!(
         null.reason,
@@ -57,22 +59,22 @@ fn a_regex_rule_waits() {
 /// reason (`alwaysApply: false`, `invokable: true`) is not scoped, even with globs.
 #[test]
 fn only_a_globs_rule_is_scoped() {
-    let tree = Tree::new();
-    tree.file(
+    let tree = Tree::repository("r", "home");
+    tree.write(
         "r/.continue/rules/ts.md",
         "---\nglobs: \"src/**/*.ts\"\n---\nTypeScript.\n",
     )
-    .file(
+    .write(
         "r/.continue/rules/off.md",
         "---\nalwaysApply: false\n---\nOff.\n",
     )
-    .file(
+    .write(
         "r/.continue/rules/prompt.md",
         "---\ninvokable: true\nglobs: \"*.ts\"\n---\nA prompt.\n",
     );
-    let view = tree.view(tool("continue"), "r");
-    assert!(loaded(&view, &tree).is_empty());
-    let ts = entry(&view, &tree, "r/.continue/rules/ts.md");
+    let view = tree.view(tool("continue"), "r", "home");
+    assert!(tree.loaded(&view).is_empty());
+    let ts = tree.entry(&view, "r/.continue/rules/ts.md");
     assert_eq!(
         ts.status,
         Status::Scoped {
@@ -84,13 +86,13 @@ fn only_a_globs_rule_is_scoped() {
         ts.reason,
         "globs without alwaysApply: cn attaches it only to matching files, not at start"
     );
-    let off = entry(&view, &tree, "r/.continue/rules/off.md");
+    let off = tree.entry(&view, "r/.continue/rules/off.md");
     assert_eq!(off.status, Status::NotRead);
     assert_eq!(
         off.reason,
         "alwaysApply: false: cn does not load it at start"
     );
-    let prompt = entry(&view, &tree, "r/.continue/rules/prompt.md");
+    let prompt = tree.entry(&view, "r/.continue/rules/prompt.md");
     assert_eq!(prompt.status, Status::NotRead);
     assert_eq!(
         prompt.reason,

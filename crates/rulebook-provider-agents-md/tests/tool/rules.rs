@@ -1,39 +1,14 @@
 //! The `agents-md` provider on the ecosystem's test cases (behaviour.md §13),
 //! each in a scratch tree with a `.git` marker, as Codex reads them.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rulebook::{DiagnosticCode, Options, Profile, RuleBucket, Rulebook};
+use rulebook_test::Tree;
 
-struct Tree {
-    dir: tempfile::TempDir,
-}
-
-impl Tree {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("r/.git")).unwrap();
-        std::fs::create_dir_all(dir.path().join("h")).unwrap();
-        Self { dir }
-    }
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-    fn write(&self, rel: &str, text: &str) -> &Self {
-        let path = self.path(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-        self
-    }
-    fn discover(&self, cwd: &str, options: &Options) -> Rulebook {
-        std::fs::create_dir_all(self.path(cwd)).unwrap();
-        Rulebook::discover(self.path(cwd), Some(&self.path("h")), options)
-    }
-    /// The agents-md rules: (name, bucket, content).
-    fn rules(&self, cwd: &str) -> Vec<(String, String, String)> {
-        rules(&self.discover(cwd, &Options::new()))
-    }
+/// The agents-md rules discovered from `cwd` in `t` (home `h`): (name, bucket, content).
+fn rules_at(t: &Tree, cwd: &str) -> Vec<(String, String, String)> {
+    rules(&t.discover(cwd, "h", &Options::new()))
 }
 
 fn rules(book: &Rulebook) -> Vec<(String, String, String)> {
@@ -55,20 +30,22 @@ fn owned(rows: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// AGENTS.md files from the repository root down to the working directory, root first: the
+/// root's always applies, a deeper one is the rulebook's until work reaches its directory.
 #[test]
-fn t1_t2_the_chain_root_first() {
-    let t = Tree::new();
+fn the_chain_root_first() {
+    let t = Tree::repository("r", "h");
     t.write("r/AGENTS.md", "root")
         .write("r/pkg/api/AGENTS.md", "api");
     assert_eq!(
-        t.rules("r"),
+        rules_at(&t, "r"),
         owned(&[
             ("AGENTS", "always-apply", "root"),
             ("pkg:api:AGENTS", "rulebook", "api")
         ])
     );
     assert_eq!(
-        t.rules("r/pkg/api"),
+        rules_at(&t, "r/pkg/api"),
         owned(&[
             ("AGENTS", "always-apply", "root"),
             ("pkg:api:AGENTS", "always-apply", "api")
@@ -76,36 +53,40 @@ fn t1_t2_the_chain_root_first() {
     );
 }
 
+/// `AGENTS.override.md` wins over `AGENTS.md` in its directory; an empty one hides it, with an
+/// info.
 #[test]
-fn t3_t4_t5_overrides() {
-    let t = Tree::new();
+fn overrides() {
+    let t = Tree::repository("r", "h");
     t.write("r/AGENTS.md", "versioned")
         .write("r/AGENTS.override.md", "local");
-    let book = t.discover("r", &Options::new());
+    let book = t.discover("r", "h", &Options::new());
     assert_eq!(rules(&book), owned(&[("AGENTS", "always-apply", "local")]));
     assert!(book.items().any(|r| r.path.ends_with("AGENTS.override.md")));
     // An empty override hides AGENTS.md, with an info.
-    let t = Tree::new();
+    let t = Tree::repository("r", "h");
     t.write("r/AGENTS.md", "x")
         .write("r/AGENTS.override.md", "");
-    let book = t.discover("r", &Options::new());
+    let book = t.discover("r", "h", &Options::new());
     assert!(rules(&book).is_empty());
     assert!(book.diagnostics().iter().any(|d| {
         d.message
             .contains("empty AGENTS.override.md hides AGENTS.md")
     }));
     // An override that is a directory is passed over.
-    let t = Tree::new();
+    let t = Tree::repository("r", "h");
     t.write("r/AGENTS.md", "primary");
     std::fs::create_dir_all(t.path("r/AGENTS.override.md")).unwrap();
     assert_eq!(
-        t.rules("r"),
+        rules_at(&t, "r"),
         owned(&[("AGENTS", "always-apply", "primary")])
     );
 }
 
+/// The chain starts at the project root: the working directory without a marker; a `.git` file
+/// marks a root as a directory does.
 #[test]
-fn t6_t7_t8_the_project_root() {
+fn the_project_root() {
     // No marker: the root is the working directory.
     let dir = tempfile::tempdir().unwrap();
     for (rel, text) in [("t/AGENTS.md", "t"), ("t/sub/AGENTS.md", "sub")] {
@@ -116,35 +97,37 @@ fn t6_t7_t8_the_project_root() {
     let book = Rulebook::discover(dir.path().join("t/sub"), Some(dir.path()), &Options::new());
     assert_eq!(rules(&book), owned(&[("AGENTS", "always-apply", "sub")]));
     // `.git` may be a file.
-    let t = Tree::new();
+    let t = Tree::repository("r", "h");
     std::fs::remove_dir(t.path("r/.git")).unwrap();
     t.write("r/.git", "gitdir: elsewhere")
         .write("r/AGENTS.md", "root");
     assert_eq!(
-        t.rules("r/a/b"),
+        rules_at(&t, "r/a/b"),
         owned(&[("AGENTS", "always-apply", "root")])
     );
     // The nearest marker wins.
-    let t = Tree::new();
+    let t = Tree::repository("r", "h");
     t.write("r/AGENTS.md", "outer")
         .write("r/sub/AGENTS.md", "inner");
     std::fs::create_dir_all(t.path("r/sub/.git")).unwrap();
     assert_eq!(
-        t.rules("r/sub"),
+        rules_at(&t, "r/sub"),
         owned(&[("AGENTS", "always-apply", "inner")])
     );
 }
 
+/// AGENTS.md files below the working directory are scoped to their directory; ignored, hidden
+/// and `node_modules` directories are not read.
 #[test]
-fn t9_t10_descendants_scoped_and_skipped() {
-    let t = Tree::new();
+fn descendants_scoped_and_skipped() {
+    let t = Tree::repository("r", "h");
     t.write("r/AGENTS.md", "root")
         .write("r/frontend/AGENTS.md", "front")
         .write("r/node_modules/p/AGENTS.md", "nm")
         .write("r/.cache/AGENTS.md", "cache")
         .write("r/dist/AGENTS.md", "dist")
         .write("r/.gitignore", "dist/\n");
-    let book = t.discover("r", &Options::new());
+    let book = t.discover("r", "h", &Options::new());
     assert_eq!(
         rules(&book),
         owned(&[
@@ -166,11 +149,13 @@ fn t9_t10_descendants_scoped_and_skipped() {
     assert!(hits("backend/a.ts").is_empty());
 }
 
+/// A lower-case `agents.md` is Windsurf's name, not Codex's: no rule, and a warning that says
+/// so.
 #[test]
-fn t11_lower_case_is_windsurfs() {
-    let t = Tree::new();
+fn lower_case_is_windsurfs() {
+    let t = Tree::repository("r", "h");
     t.write("r/agents.md", "lower");
-    let book = t.discover("r", &Options::new());
+    let book = t.discover("r", "h", &Options::new());
     assert!(rules(&book).is_empty());
     assert!(
         book.diagnostics()
@@ -179,17 +164,19 @@ fn t11_lower_case_is_windsurfs() {
     );
 }
 
+/// The user's `~/.codex` file (a blank override falls back to AGENTS.md) and the fallback names
+/// of the provider option.
 #[test]
-fn t12_t13_user_file_and_fallbacks() {
-    let t = Tree::new();
+fn user_file_and_fallbacks() {
+    let t = Tree::repository("r", "h");
     t.write("h/.codex/AGENTS.override.md", " \n")
         .write("h/.codex/AGENTS.md", "g");
-    let book = t.discover("r", &Options::new());
+    let book = t.discover("r", "h", &Options::new());
     let user = book.items().find(|r| r.name == "~:AGENTS").unwrap();
     assert_eq!(&*user.content, "g");
     assert_eq!(user.source.level, rulebook::Level::User);
     // Fallback names (a provider option).
-    let t = Tree::new();
+    let t = Tree::repository("r", "h");
     t.write("r/TEAM_GUIDE.md", "team")
         .write("r/backend/AGENTS.override.md", "be");
     std::fs::create_dir_all(t.path("r/backend")).unwrap();
@@ -208,12 +195,13 @@ fn t12_t13_user_file_and_fallbacks() {
     );
 }
 
+/// Files past Codex's 32 KiB project budget are kept whole, with a note of where Codex cuts.
 #[test]
-fn t14_over_codex_budget() {
-    let t = Tree::new();
+fn over_codex_budget() {
+    let t = Tree::repository("r", "h");
     let big = "x".repeat(20 * 1024);
     t.write("r/AGENTS.md", &big).write("r/pkg/AGENTS.md", &big);
-    let book = t.discover("r/pkg", &Options::new());
+    let book = t.discover("r/pkg", "h", &Options::new());
     assert_eq!(rules(&book).len(), 2, "kept whole");
     let note = book
         .diagnostics()
@@ -228,11 +216,12 @@ fn t14_over_codex_budget() {
     assert!(Path::new(note.path.as_deref().unwrap()).ends_with("pkg/AGENTS.md"));
 }
 
+/// The reference profile reproduces the original pipeline, which reads no AGENTS.md.
 #[test]
-fn t16_reference_reads_none() {
-    let t = Tree::new();
+fn reference_reads_none() {
+    let t = Tree::repository("r", "h");
     t.write("r/AGENTS.md", "root")
         .write("r/frontend/AGENTS.md", "front");
-    let book = t.discover("r", &Options::new().profile(Profile::Reference));
+    let book = t.discover("r", "h", &Options::new().profile(Profile::Reference));
     assert!(rules(&book).is_empty());
 }
