@@ -269,14 +269,9 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
         // Findings on how another tool's provider reads a file are not this tool's: Crush
         // reads `.cursor/rules` raw, so Cursor's frontmatter findings do not concern it.
         let id = options.host.map_or("", Host::provider);
-        let own = book
-            .providers()
-            .iter()
-            .find(|p| p.id == id)
-            .map(|p| p.display_name.clone());
         findings.retain(|d| {
             d.path.as_deref().is_none_or(|p| read.contains(&real(p)))
-                && d.provider.as_ref().is_none_or(|p| Some(p) == own.as_ref())
+                && d.provider_id.as_deref().is_none_or(|p| p == id)
         });
         files = read.len();
     }
@@ -372,7 +367,7 @@ fn duplicate_rules(book: &Rulebook) -> Vec<Diagnostic> {
                         rule.content.len()
                     ),
                 )
-                .with_provider(rule.source.provider_name.clone()),
+                .from_provider(rule.source.provider.clone(), rule.source.provider_name.clone()),
             );
         }
     }
@@ -530,9 +525,12 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
         let rule = &entry.item;
         let path = rule.path.as_path();
         outcomes.insert(path, rule.frontmatter_outcome);
-        let provider = rule.source.provider_name.as_str();
+        let (id, provider) = (
+            rule.source.provider.as_str(),
+            rule.source.provider_name.as_str(),
+        );
         let finding = |code, path: &Path, line, message| {
-            finding(code, path, line, message).with_provider(provider)
+            finding(code, path, line, message).from_provider(id, provider)
         };
         if rule.content.is_empty() {
             findings.push(finding(
@@ -684,7 +682,10 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                         winner.source.provider_name
                     ),
                 )
-                .with_provider(loser.source.provider_name.clone()),
+                .from_provider(
+                    loser.source.provider.clone(),
+                    loser.source.provider_name.clone(),
+                ),
             );
         }
     }
@@ -703,7 +704,7 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let extended = book.profile() == rulebook::Profile::Extended;
     for (rule, placement) in book.placements() {
-        let provider = rule.source.provider_name.clone();
+        let (id, provider) = (&rule.source.provider, &rule.source.provider_name);
         let globs = rule.globs.as_deref().unwrap_or_default();
         if let (Some(why), Some(_)) = (&rule.off_reason, &placement.reason) {
             // Turned off on purpose by what its author wrote (`excludeAgent`, Cline's
@@ -714,7 +715,7 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
                 None,
                 format!("`{}` is off here: {why}", rule.name),
             )
-            .with_provider(provider.clone());
+            .from_provider(id.clone(), provider.clone());
             d.severity = Severity::Info;
             out.push(d);
         } else if let Some(reason) = &placement.reason {
@@ -730,7 +731,7 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
                             rule.name
                         ),
                     )
-                    .with_provider(provider.clone()),
+                    .from_provider(id.clone(), provider.clone()),
                 );
             }
         }
@@ -746,7 +747,7 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
                         globs.join(", ")
                     ),
                 )
-                .with_provider(provider.clone()),
+                .from_provider(id.clone(), provider.clone()),
             );
             continue;
         }
@@ -768,7 +769,7 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
                             rule.name
                         ),
                     )
-                    .with_provider(provider.clone()),
+                    .from_provider(id.clone(), provider.clone()),
                 );
             }
         }

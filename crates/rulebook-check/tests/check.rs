@@ -405,3 +405,75 @@ fn globs_findings_under_both_profiles() {
         report(dir.path(), Profile::Reference, &options)
     ));
 }
+
+/// `check --as TOOL` keeps the findings of the tool's own provider by its id: a provider of
+/// another id that shares the display name, reading the same file, is not the tool's.
+#[test]
+fn check_as_a_tool_keeps_its_providers_findings_by_id() {
+    use rulebook::{
+        FileLoader, LoadContext, LoadResult, Provider, ProviderError, ProviderMeta, Rule,
+        RuleCapability,
+    };
+
+    /// Reads Cursor's rule files as its own, under Cursor's display name.
+    struct Lookalike;
+    static INFO: ProviderMeta =
+        ProviderMeta::new("lookalike", "Cursor", "reads .cursor/rules as Cursor's", 1);
+    impl Provider<RuleCapability> for Lookalike {
+        fn info(&self) -> &ProviderMeta {
+            &INFO
+        }
+        fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
+            let loader = FileLoader::new(
+                ctx,
+                "lookalike",
+                "Cursor",
+                rulebook::stages::kit::coerce::FieldPolicy::new(
+                    rulebook::stages::kit::coerce::DescriptionPolicy::StringOnly,
+                    rulebook::stages::kit::coerce::AlwaysApplyPolicy::Boolean,
+                    rulebook::stages::kit::coerce::GlobsPolicy::StringsOnly,
+                ),
+            );
+            let mut out = LoadResult::default();
+            loader.load_dir(
+                &ctx.cwd.join(".cursor/rules"),
+                &["mdc"],
+                rulebook::Level::Project,
+                Some(&ctx.cwd),
+                &mut out,
+            );
+            Ok(out)
+        }
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("project");
+    write(&p, ".git/HEAD", "ref: refs/heads/main\n");
+    write(
+        &p,
+        ".cursor/rules/broken.mdc",
+        "---\ndescription: [unclosed\n---\nBody\n",
+    );
+    let book = Rulebook::discover(
+        &p,
+        Some(&dir.path().join("home")),
+        &Options::new()
+            .allow_providers(["cursor", "lookalike"])
+            .provider(Lookalike),
+    );
+    let providers = |report: &rulebook_check::Report| -> Vec<String> {
+        report
+            .findings
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::YamlSyntax)
+            .filter_map(|d| d.provider_id.clone())
+            .collect()
+    };
+    let all = check(&book, &CheckOptions::new());
+    assert_eq!(providers(&all), ["cursor", "lookalike"]);
+    let cursor = check(
+        &book,
+        &CheckOptions::new().host(Some(rulebook::tool("cursor").unwrap())),
+    );
+    assert_eq!(providers(&cursor), ["cursor"]);
+}

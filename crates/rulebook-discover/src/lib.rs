@@ -430,7 +430,7 @@ impl<T: ProviderTable> Options<T> {
                 code,
                 format!("provider option {provider}.{key}={value} is not used: {why}"),
             )
-            .with_provider(&info.display_name);
+            .from_provider(&info.id, &info.display_name);
             d.severity = Severity::Error;
             errors.push(d);
         }

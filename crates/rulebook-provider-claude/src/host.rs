@@ -525,7 +525,7 @@ fn path_lints(rules: &[&rulebook_kit::Rule]) -> Vec<rulebook_kit::Diagnostic> {
                 )
                 .with_path(&rule.path)
                 .at(line, line.map(|_| 1))
-                .with_provider(rule.source.provider_name.clone()),
+                .from_provider(rule.source.provider.clone(), rule.source.provider_name.clone()),
             );
         }
     }

@@ -1113,7 +1113,7 @@ impl<C: Capability> Registry<C> {
             providers: Vec::new(),
         };
         for (provider, result) in enabled.iter().zip(results) {
-            let name = provider.info().display_name();
+            let (id, name) = (provider.info().id(), provider.info().display_name());
             match result {
                 Ok(result) => {
                     if !result.items.is_empty() {
@@ -1123,7 +1123,7 @@ impl<C: Capability> Registry<C> {
                         result
                             .diagnostics
                             .into_iter()
-                            .map(|d| d.with_provider(name)),
+                            .map(|d| d.from_provider(id, name)),
                     );
                     loaded
                         .all
@@ -1138,7 +1138,7 @@ impl<C: Capability> Registry<C> {
                         DiagnosticCode::ProviderFailed,
                         format!("Failed to load: {err}"),
                     )
-                    .with_provider(name),
+                    .from_provider(id, name),
                 ),
             }
         }
@@ -1156,7 +1156,10 @@ impl<C: Capability> Registry<C> {
                 DiagnosticCode::InvalidItem,
                 format!("Invalid item at {location}: {reason}"),
             )
-            .with_provider(names.get(entry.provider.as_str()).copied().unwrap_or(""));
+            .from_provider(
+                entry.provider.as_str(),
+                names.get(entry.provider.as_str()).copied().unwrap_or(""),
+            );
             if let Some(path) = C::location(&entry.item) {
                 d = d.with_path(path);
             }

@@ -105,6 +105,10 @@ pub struct Diagnostic {
     /// The display name of the provider that reported it (`Cursor`), once the registry
     /// has merged it; `Display` prefixes the message with `[<provider>] `.
     pub provider: Option<String>,
+    /// The id of that provider (`cursor`), set with the display name: what a filter by
+    /// provider or tool compares (the display name is for people).
+    #[serde(skip)]
+    pub provider_id: Option<String>,
     /// The file it is about, absolute.
     pub path: Option<PathBuf>,
     /// The 1-based line, where known.
@@ -278,6 +282,7 @@ impl Diagnostic {
             severity: Severity::Warning,
             code,
             provider: None,
+            provider_id: None,
             path: None,
             line: None,
             column: None,
@@ -304,6 +309,14 @@ impl Diagnostic {
     #[must_use]
     pub fn with_provider(mut self, provider: impl Into<String>) -> Self {
         self.provider = Some(provider.into());
+        self
+    }
+
+    /// Sets the provider: its id and its display name.
+    #[must_use]
+    pub fn from_provider(mut self, id: impl Into<String>, name: impl Into<String>) -> Self {
+        self.provider_id = Some(id.into());
+        self.provider = Some(name.into());
         self
     }
 }
