@@ -211,7 +211,7 @@ pub(crate) enum Command {
 }
 
 /// The command line: the derived one, with the help of `--as` naming the tools of the
-/// table this build holds.
-pub(crate) fn command() -> clap::Command {
+/// table (this build's and those registered with `rulebook::register_tools`).
+pub fn command() -> clap::Command {
     Cli::command().mut_arg("host", |arg| arg.help(shell::as_help()))
 }

@@ -144,16 +144,86 @@ pub use table::{DefaultProviders, providers};
 
 /// The tools with their own view (`--as TOOL`) that this build holds: each default
 /// provider's crate that emulates its tool, behind the crate's cargo feature, in the order
-/// `--as` lists them. A tool of another crate is a [`Host`] of its [`Tool`]:
-/// [`emulate`] runs it as it runs these.
+/// `--as` lists them, then the tools of other crates registered with [`register_tools`]. A
+/// tool of another crate is a [`Host`] of its [`Tool`]: [`emulate`] runs it as it runs these.
 ///
 /// ```
 /// let ids: Vec<&str> = rulebook::tools().iter().map(|t| t.id()).collect();
 /// assert_eq!(ids[..3], ["codex", "claude", "gemini"]);
 /// ```
 pub fn tools() -> &'static [Host] {
-    table::TOOLS
+    TABLE.get_or_init(|| table::TOOLS)
 }
+
+/// The table of tools once read: this build's, with the tools registered before.
+static TABLE: std::sync::OnceLock<&'static [Host]> = std::sync::OnceLock::new();
+
+/// Adds tools of crates outside this build's table after its own, for the life of the
+/// process: a program built on rulebook with a tool of its own (a binary that calls
+/// `rulebook_cli::run`, say) registers it first, and `--as`, its help, completion,
+/// `compare`'s columns and `check --as` list it as they list the others.
+///
+/// ```
+/// use rulebook::stages::kit::host::{HostOptions, HostView, Tool, ToolInfo};
+/// use rulebook::Host;
+///
+/// struct Acme;
+/// static ACME_INFO: ToolInfo = ToolInfo::new("acme", "Acme", "acme", "Acme's documentation");
+/// impl Tool for Acme {
+///     fn info(&self) -> &ToolInfo { &ACME_INFO }
+///     fn emulate(&self, _: &HostOptions) -> HostView { HostView::new(ACME) }
+/// }
+/// const ACME: Host = Host::new(&Acme);
+///
+/// rulebook::register_tools(&[ACME]).unwrap();
+/// assert_eq!(rulebook::tool("acme"), Some(ACME));
+/// assert_eq!(rulebook::tools().last(), Some(&ACME));
+/// // The table is fixed once read.
+/// assert!(rulebook::register_tools(&[ACME]).is_err());
+/// ```
+///
+/// # Errors
+///
+/// When the table was already read (the tools must be registered before any use), or when
+/// a tool's id is taken.
+pub fn register_tools(extra: &[Host]) -> Result<(), RegisterError> {
+    let mut all: Vec<Host> = table::TOOLS.to_vec();
+    for &tool in extra {
+        if all.iter().any(|t| t.id() == tool.id()) {
+            return Err(RegisterError::Taken(tool.id().to_owned()));
+        }
+        all.push(tool);
+    }
+    if TABLE.get().is_some() {
+        return Err(RegisterError::AlreadyRead);
+    }
+    // Leaked once per process: the table lives as long as the program, as the static one.
+    let all: &'static [Host] = Vec::leak(all);
+    TABLE.set(all).map_err(|_| RegisterError::AlreadyRead)
+}
+
+/// Why [`register_tools`] refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegisterError {
+    /// The table was read before: it no longer changes.
+    AlreadyRead,
+    /// A tool of the table has this id.
+    Taken(String),
+}
+
+impl std::fmt::Display for RegisterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::AlreadyRead => f.write_str(
+                "the table of tools was read before: register tools before any use of it",
+            ),
+            Self::Taken(id) => write!(f, "a tool of the table has the id `{id}`"),
+        }
+    }
+}
+
+impl std::error::Error for RegisterError {}
 
 /// The tool of [`tools`] whose id is `id` (`"claude"`).
 ///
