@@ -8,6 +8,7 @@
 //!   (`insta::glob!`), named `scenario@<folder>`, so each provider crate snapshots its own
 //!   fixtures with its provider alone, and the facade the pipeline's with all of them;
 //! - [`redact`]: a folder's path taken out of a text (its real path too);
+//! - [`bucket_of`], [`matching`], [`says`]: what a test asks of a book most;
 //! - [`Tree`]: a temporary directory built file by file, with what a test asks of it:
 //!   discovery from one of its directories, a tool's view there, the paths a view lists.
 //!
@@ -273,6 +274,23 @@ pub fn redact(text: &str, dir: &Path) -> String {
         }
     }
     out
+}
+
+/// The bucket the rule named `name` landed in (`none` when in none), if there is such a rule.
+pub fn bucket_of(book: &Rulebook, name: &str) -> Option<String> {
+    book.placements()
+        .find(|(r, _)| r.name == name)
+        .map(|(_, p)| p.bucket.map_or("none", |b| b.as_str()).to_owned())
+}
+
+/// The names of the rules that apply to `path` (relative to the working directory).
+pub fn matching(book: &Rulebook, path: &str) -> Vec<String> {
+    book.matches(path).into_iter().map(|m| m.name).collect()
+}
+
+/// Whether a diagnostic of `book` says `text`.
+pub fn says(book: &Rulebook, text: &str) -> bool {
+    book.diagnostics().iter().any(|d| d.message.contains(text))
 }
 
 /// A temporary directory built file by file, removed when dropped: the one tree builder of

@@ -1,22 +1,8 @@
 //! The GitHub Copilot provider on the ecosystem's test cases (behaviour.md §13), in a scratch
 //! repository `r/` with a home `h/`.
 
-use rulebook::{Options, Profile, RuleBucket, Rulebook};
-use rulebook_test::Tree;
-
-fn bucket(book: &Rulebook, name: &str) -> Option<String> {
-    book.placements()
-        .find(|(r, _)| r.name == name)
-        .map(|(_, p)| p.bucket.map_or("none", RuleBucket::as_str).to_owned())
-}
-
-fn hits(book: &Rulebook, path: &str) -> Vec<String> {
-    book.matches(path).into_iter().map(|m| m.name).collect()
-}
-
-fn has(book: &Rulebook, text: &str) -> bool {
-    book.diagnostics().iter().any(|d| d.message.contains(text))
-}
+use rulebook::{Options, Profile};
+use rulebook_test::{Tree, bucket_of, matching, says};
 
 /// `copilot-instructions.md` always applies; an `.instructions.md` file attaches by its
 /// `applyTo` globs (comma-separated; `**` applies always; a list is not a string and is
@@ -63,23 +49,23 @@ fn instructions_and_apply_to() {
         );
     let book = t.discover("r", "h", &Options::new());
     assert_eq!(
-        bucket(&book, "copilot-instructions").as_deref(),
+        bucket_of(&book, "copilot-instructions").as_deref(),
         Some("always-apply")
     );
     let ts = book.items().find(|r| r.name == "ts").unwrap();
     assert_eq!(ts.globs.as_deref().unwrap(), ["**/*.ts", "**/*.tsx"]);
-    assert_eq!(bucket(&book, "ts").as_deref(), Some("rulebook"));
-    assert!(hits(&book, "pkg/src/a.py").contains(&"py".to_owned()));
-    assert!(has(&book, "GitHub's own agents anchor"));
-    assert_eq!(bucket(&book, "all").as_deref(), Some("always-apply"));
-    assert!(has(&book, "applyTo must be a string"));
-    assert_eq!(bucket(&book, "list").as_deref(), Some("rulebook"));
-    assert!(!hits(&book, "a.ts").contains(&"list".to_owned()));
-    assert!(bucket(&book, "notes").is_none());
-    assert!(hits(&book, "api/x.rs").contains(&"api".to_owned()));
-    assert_eq!(bucket(&book, "rev").as_deref(), Some("none"));
-    assert_eq!(bucket(&book, "cr").as_deref(), Some("rulebook"));
-    assert!(hits(&book, "a.ts").contains(&"upper".to_owned()));
+    assert_eq!(bucket_of(&book, "ts").as_deref(), Some("rulebook"));
+    assert!(matching(&book, "pkg/src/a.py").contains(&"py".to_owned()));
+    assert!(says(&book, "GitHub's own agents anchor"));
+    assert_eq!(bucket_of(&book, "all").as_deref(), Some("always-apply"));
+    assert!(says(&book, "applyTo must be a string"));
+    assert_eq!(bucket_of(&book, "list").as_deref(), Some("rulebook"));
+    assert!(!matching(&book, "a.ts").contains(&"list".to_owned()));
+    assert!(bucket_of(&book, "notes").is_none());
+    assert!(matching(&book, "api/x.rs").contains(&"api".to_owned()));
+    assert_eq!(bucket_of(&book, "rev").as_deref(), Some("none"));
+    assert_eq!(bucket_of(&book, "cr").as_deref(), Some("rulebook"));
+    assert!(matching(&book, "a.ts").contains(&"upper".to_owned()));
 }
 
 /// The reference profile reproduces the original pipeline, which has no GitHub Copilot provider.

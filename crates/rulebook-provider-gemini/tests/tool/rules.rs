@@ -2,11 +2,7 @@
 //! repository `r/` with a home `h/`.
 
 use rulebook::{DiagnosticCode, Options, Profile, RuleBucket, Rulebook};
-use rulebook_test::Tree;
-
-fn has(book: &Rulebook, text: &str) -> bool {
-    book.diagnostics().iter().any(|d| d.message.contains(text))
-}
+use rulebook_test::{Tree, says};
 
 /// GEMINI.md from the user's `~/.gemini`, then from the root down to the working directory;
 /// a lower-case name is not read, imports inside code are not expanded, without a
@@ -77,7 +73,7 @@ fn context_files_up_and_down() {
     );
     let providers: Vec<&str> = book.items().map(|r| r.source.provider.as_str()).collect();
     assert_eq!(providers, ["agents-md"]);
-    assert!(has(&book, "read by its own provider"));
+    assert!(says(&book, "read by its own provider"));
 }
 
 /// The reference profile reproduces the original pipeline, which has no Gemini CLI provider.

@@ -1,22 +1,8 @@
 //! The Kiro provider on the ecosystem's test cases (behaviour.md §13), in a scratch
 //! repository `r/` with a home `h/`.
 
-use rulebook::{Options, Profile, RuleBucket, Rulebook};
-use rulebook_test::Tree;
-
-fn bucket(book: &Rulebook, name: &str) -> Option<String> {
-    book.placements()
-        .find(|(r, _)| r.name == name)
-        .map(|(_, p)| p.bucket.map_or("none", RuleBucket::as_str).to_owned())
-}
-
-fn hits(book: &Rulebook, path: &str) -> Vec<String> {
-    book.matches(path).into_iter().map(|m| m.name).collect()
-}
-
-fn has(book: &Rulebook, text: &str) -> bool {
-    book.diagnostics().iter().any(|d| d.message.contains(text))
-}
+use rulebook::{Options, Profile};
+use rulebook_test::{Tree, bucket_of, matching, says};
 
 /// Steering files by `inclusion`: always, `fileMatch` with one, a list or comma-separated
 /// patterns, `manual` and `auto`, the user's too.
@@ -34,8 +20,8 @@ fn steering_inclusion_modes() {
         .write("h/.kiro/steering/php.md", "---\ninclusion: fileMatch\nfileMatchPattern: \"**/*.php\"\n---\nUser PHP.")
         .write("r/.kiro/steering/php.md", "Project PHP, always.");
     let book = t.discover("r", "h", &Options::new());
-    assert_eq!(bucket(&book, "product").as_deref(), Some("always-apply"));
-    assert!(hits(&book, "components/ui/Button.tsx").contains(&"comp".to_owned()));
+    assert_eq!(bucket_of(&book, "product").as_deref(), Some("always-apply"));
+    assert!(matching(&book, "components/ui/Button.tsx").contains(&"comp".to_owned()));
     assert_eq!(
         book.items()
             .find(|r| r.name == "two")
@@ -46,18 +32,18 @@ fn steering_inclusion_modes() {
             .len(),
         2
     );
-    assert!(has(&book, "comma list as one pattern"));
-    assert!(!hits(&book, "src/a.ts").contains(&"comma".to_owned()));
-    assert!(hits(&book, "a.py").contains(&"py".to_owned()));
-    assert!(!hits(&book, "pkg/a.py").contains(&"py".to_owned()));
-    assert_eq!(bucket(&book, "man").as_deref(), Some("manual"));
+    assert!(says(&book, "comma list as one pattern"));
+    assert!(!matching(&book, "src/a.ts").contains(&"comma".to_owned()));
+    assert!(matching(&book, "a.py").contains(&"py".to_owned()));
+    assert!(!matching(&book, "pkg/a.py").contains(&"py".to_owned()));
+    assert_eq!(bucket_of(&book, "man").as_deref(), Some("manual"));
     assert!(book.resolve("rule://man").is_ok());
     assert!(!book.system_prompt_section().contains("Manual."));
-    assert_eq!(bucket(&book, "auto").as_deref(), Some("rulebook"));
-    assert_eq!(bucket(&book, "auto-bare").as_deref(), Some("none"));
+    assert_eq!(bucket_of(&book, "auto").as_deref(), Some("rulebook"));
+    assert_eq!(bucket_of(&book, "auto-bare").as_deref(), Some("none"));
     let php = book.items().find(|r| r.name == "php").unwrap();
     assert_eq!(&*php.content, "Project PHP, always.");
-    assert_eq!(bucket(&book, "php").as_deref(), Some("always-apply"));
+    assert_eq!(bucket_of(&book, "php").as_deref(), Some("always-apply"));
 }
 
 /// The reference profile reproduces the original pipeline, which has no Kiro provider.
