@@ -778,7 +778,8 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
 }
 
 /// Files rulebook does not read, in the project directory: other kinds of file a tool keeps
-/// beside its rules (commands, agents, prompts), and an `AGENT.md` no tool would use here.
+/// beside its rules (commands, agents, prompts), and a file a tool reads only under a
+/// condition that does not hold here ([`rulebook::ConditionalFile`]).
 fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
     // Said of each that is there, in the working directory.
     let present = |rel: &str, message: String| {
@@ -798,27 +799,60 @@ fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
                 ),
             )
         });
-    // AGENT.md is read by Zed and Roo Code only where they would use it: said
-    // when it is here and neither does.
-    let agent = book.cwd().join("AGENT.md");
-    let agent_read = book.all().iter().any(|e| e.item.path == agent);
-    let readers = book
-        .providers()
+    // A file a tool reads only under a condition: said when it is here and no provider read
+    // it, with each reader's condition, or that its readers do not serve this profile. The
+    // readers of a name in ascending priority.
+    let mut declared: Vec<(i32, String, rulebook::ConditionalFile)> = table_providers()
         .iter()
-        .any(|p| p.id == "zed" || p.id == "roo");
-    let agent_md = (!agent_read)
-        .then(|| {
-            present(
-                "AGENT.md",
-                if readers {
-                    "AGENT.md is read by Zed only when none of its earlier rule files (.rules, .cursorrules, .windsurfrules, .clinerules, .github/copilot-instructions.md) is here, and by Roo Code only when AGENTS.md is missing or empty; neither holds here, so no tool rulebook knows uses it".to_owned()
-                } else {
-                    "AGENT.md is read by Zed and Roo Code, whose providers serve the Extended profile only: its rules are not in this report".to_owned()
-                },
-            )
+        .flat_map(|p| {
+            let info = p.info();
+            info.conditional_files()
+                .iter()
+                .map(move |f| (info.priority(), info.id().to_owned(), *f))
         })
-        .flatten();
-    not_rules.chain(agent_md).collect()
+        .collect();
+    declared.sort_by_key(|(priority, _, _)| *priority);
+    let mut names: Vec<&str> = declared.iter().map(|(_, _, f)| f.name).collect();
+    names.dedup();
+    let conditional = names.into_iter().filter_map(|name| {
+        let path = book.cwd().join(name);
+        if book.all().iter().any(|e| e.item.path == path) {
+            return None;
+        }
+        let readers: Vec<&(i32, String, rulebook::ConditionalFile)> =
+            declared.iter().filter(|(_, _, f)| f.name == name).collect();
+        let tools: Vec<&str> = readers.iter().map(|(_, _, f)| f.tool).collect();
+        let serving = book
+            .providers()
+            .iter()
+            .any(|p| readers.iter().any(|(_, id, _)| *id == p.id));
+        present(
+            name,
+            if serving {
+                let whens: Vec<String> = readers
+                    .iter()
+                    .map(|(_, _, f)| format!("by {} {}", f.tool, f.when))
+                    .collect();
+                format!(
+                    "{name} is read {}; {} here, so no tool rulebook knows uses it",
+                    whens.join(", and "),
+                    if whens.len() == 1 { "that does not hold" } else { "neither holds" }
+                )
+            } else {
+                format!(
+                    "{name} is read by {}, whose providers serve the Extended profile only: its rules are not in this report",
+                    tools.join(" and ")
+                )
+            },
+        )
+    });
+    not_rules.chain(conditional).collect()
+}
+
+/// Every provider of this build's table, whatever the profile serves.
+fn table_providers() -> Vec<Box<dyn rulebook::Provider<rulebook::RuleCapability>>> {
+    use rulebook::ProviderTable;
+    rulebook::DefaultProviders::default().providers()
 }
 
 /// The first MiB of a file as text (invalid UTF-8 replaced), or nothing: where a finding

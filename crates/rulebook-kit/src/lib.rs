@@ -76,8 +76,9 @@ pub use rulebook_fs::{
     Walked, find_upward, owned_by_another_user, read_rule_file, walk_rules_dir,
 };
 pub use rulebook_registry::{
-    KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind, Project, Provider,
-    ProviderError, ProviderMeta, ProviderOption, RuleCapability, SkillCapability, UnquotedGlobs,
+    ConditionalFile, KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind,
+    Project, Provider, ProviderError, ProviderMeta, ProviderOption, RuleCapability,
+    SkillCapability, UnquotedGlobs,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, FrontmatterOutcome, GlobDialect, Level, Map, Profile,

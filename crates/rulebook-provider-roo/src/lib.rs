@@ -58,7 +58,12 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     "Roo Code rules: .roo/rules, .roo/rules-{mode}, .roorules (project, then user; Extended)",
     30,
 )
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_conditional_files(&[rulebook_kit::ConditionalFile {
+    name: "AGENT.md",
+    tool: "Roo Code",
+    when: "only when AGENTS.md is missing or empty",
+}]);
 
 impl Provider<RuleCapability> for RooProvider {
     fn info(&self) -> &ProviderMeta {

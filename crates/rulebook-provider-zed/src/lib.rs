@@ -79,7 +79,12 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     "Zed rules: .rules at the project root (Extended)",
     20,
 )
-.with_profiles(&[Profile::Extended]);
+.with_profiles(&[Profile::Extended])
+.with_conditional_files(&[rulebook_kit::ConditionalFile {
+    name: "AGENT.md",
+    tool: "Zed",
+    when: "only when none of its earlier rule files (.rules, .cursorrules, .windsurfrules, .clinerules, .github/copilot-instructions.md) is here",
+}]);
 
 impl Provider<RuleCapability> for ZedProvider {
     fn info(&self) -> &ProviderMeta {

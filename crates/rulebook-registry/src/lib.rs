@@ -469,6 +469,20 @@ pub struct ProviderMeta {
     profiles: &'static [Profile],
     options: &'static [ProviderOption],
     unquoted_globs: UnquotedGlobs,
+    conditional: &'static [ConditionalFile],
+}
+
+/// A file a provider's tool reads only under a condition (Zed's `AGENT.md`, read when none
+/// of its earlier names is there): `rulebook check` says why such a file is not read when
+/// it is there and no provider read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConditionalFile {
+    /// Its name in the working directory.
+    pub name: &'static str,
+    /// The tool that reads it, as people name it (`Roo Code`).
+    pub tool: &'static str,
+    /// When it reads it, as a clause (`only when AGENTS.md is missing or empty`).
+    pub when: &'static str,
 }
 
 /// What the tool behind a provider makes of a glob written unquoted (`globs: *.ts`), which
@@ -506,6 +520,7 @@ impl ProviderMeta {
             profiles: &[Profile::Reference, Profile::Extended],
             options: &[],
             unquoted_globs: UnquotedGlobs::Quote,
+            conditional: &[],
         }
     }
 
@@ -575,6 +590,18 @@ impl ProviderMeta {
     /// What its tool makes of an unquoted glob.
     pub fn unquoted_globs(&self) -> UnquotedGlobs {
         self.unquoted_globs
+    }
+
+    /// The files its tool reads only under a condition ([`ConditionalFile`]).
+    #[must_use]
+    pub const fn with_conditional_files(mut self, files: &'static [ConditionalFile]) -> Self {
+        self.conditional = files;
+        self
+    }
+
+    /// The files its tool reads only under a condition.
+    pub fn conditional_files(&self) -> &'static [ConditionalFile] {
+        self.conditional
     }
 
     /// The options it reads.

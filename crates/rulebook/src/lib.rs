@@ -125,8 +125,8 @@ pub use rulebook_partition::{Placement, RuleBucket};
 pub use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl, UrlIndex};
 pub use rulebook_registry::{
-    Entry, KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind, Project,
-    Provider, ProviderError, ProviderInfo, ProviderMeta, ProviderOption, RuleCapability,
+    ConditionalFile, Entry, KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind,
+    Project, Provider, ProviderError, ProviderInfo, ProviderMeta, ProviderOption, RuleCapability,
     SkillCapability, Status, UnquotedGlobs,
 };
 pub use rulebook_rule::{
