@@ -21,6 +21,8 @@ pub(crate) static TOOLS: &[Host] = &[
     rulebook_provider_cline::TOOL,
     #[cfg(feature = "continue")]
     rulebook_provider_continue::TOOL,
+    #[cfg(feature = "opencode")]
+    rulebook_provider_opencode::TOOL,
     #[cfg(feature = "cursor")]
     rulebook_provider_cursor::TOOL,
     #[cfg(feature = "windsurf")]
@@ -96,6 +98,8 @@ pub mod providers {
     pub use rulebook_provider_kiro::KiroProvider;
     #[cfg(feature = "native")]
     pub use rulebook_provider_native::{NativeConfig, NativeProvider};
+    #[cfg(feature = "opencode")]
+    pub use rulebook_provider_opencode::OpencodeProvider;
     #[cfg(feature = "openhands")]
     pub use rulebook_provider_openhands::OpenhandsProvider;
     #[cfg(feature = "qwen")]
@@ -188,6 +192,8 @@ impl ProviderTable for DefaultProviders {
             Box::new(rulebook_provider_firebase::FirebaseProvider),
             #[cfg(feature = "jetbrains-ai")]
             Box::new(rulebook_provider_jetbrains_ai::JetbrainsAiProvider),
+            #[cfg(feature = "opencode")]
+            Box::new(rulebook_provider_opencode::OpencodeProvider),
         ]
     }
 
@@ -236,6 +242,7 @@ impl ProviderTable for DefaultProviders {
             "openhands",
             "firebase",
             "jetbrains-ai",
+            "opencode",
         ]
     }
 }

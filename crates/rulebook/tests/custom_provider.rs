@@ -92,6 +92,7 @@ fn a_new_provider_takes_its_place_by_priority() {
             "continue",
             "roo",
             "kilocode",
+            "opencode",
             "amazonq",
             "trae",
             "augment",

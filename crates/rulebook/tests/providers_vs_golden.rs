@@ -39,6 +39,11 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "r/AGENTS.md",
         "as `codex-override`: Codex picks the blank override and reads nothing (an info says so)",
     ),
+    (
+        "opencode-empty-claims",
+        "r/sub/AGENTS.md",
+        "a blank AGENTS.md makes no rule in the union view (the `agents-md` provider follows Codex, which skips it); OpenCode sends its blank text",
+    ),
 ];
 
 /// Known differences of activation, each with its cause; each must still differ.

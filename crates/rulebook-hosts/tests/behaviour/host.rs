@@ -45,6 +45,7 @@ fn each_host_says_which_tool_and_version_it_reproduces() {
             "Continue CLI (cn)",
             "verified against Continue CLI (cn) 1.5.47",
         ),
+        ("opencode", "OpenCode", "verified against OpenCode 1.18.33"),
         ("cursor", "Cursor", "Cursor: documented, not verified"),
         ("windsurf", "Windsurf", "Windsurf: documented, not verified"),
         (
@@ -140,7 +141,7 @@ fn touching_a_file_adds_the_scoped_rules_that_match_it() {
 }
 
 /// A fixture case runs through every verified host unless it names its hosts
-/// (`case.json`'s `hosts`), so a new case is checked against all six recorded tools.
+/// (`case.json`'s `hosts`), so a new case is checked against all seven recorded tools.
 #[test]
 fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
     let all = Case::default();
@@ -152,6 +153,7 @@ fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
             tool("gemini"),
             tool("cline"),
             tool("continue"),
+            tool("opencode"),
             tool("qwen")
         ]
     );

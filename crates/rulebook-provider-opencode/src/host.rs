@@ -1,0 +1,397 @@
+//! OpenCode 1.18.33 as it loads its instructions and lists its skills (`--as opencode`),
+//! verified against the real tool run offline (`xtask/oracle/opencode`: `opencode run` with
+//! a loopback recorder for the model endpoint) and read from its loader
+//! (`Instruction.systemPaths`, `Skill.discovery` in the bundled source):
+//!
+//! - The user's file: the first that exists of `~/.config/opencode/AGENTS.md` and
+//!   `~/.claude/CLAUDE.md`; one only.
+//! - The project's files: the first of the names `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md` that
+//!   exists anywhere from the working directory up to the repository root (up to `/` out of
+//!   any repository) is the only name read, and every file of that name on the way loads,
+//!   nearest first. An empty file still claims its name and is left out of the prompt.
+//! - Each file is one block, `Instructions from: <path>` and its text as written (no import,
+//!   no cut), the blocks joined by a line break.
+//! - Skills: `skills/**/SKILL.md` of `~/.claude` and `~/.agents`, then of `.claude` and
+//!   `.agents` in each directory from the working directory up to the root (nearest first),
+//!   then `skill(s)/**/SKILL.md` of `~/.config/opencode` and of each `.opencode` on the same
+//!   way up; a `SKILL.md` whose frontmatter has no string `name` (or a description that is
+//!   not a string) is not loaded, one without a description is loaded but not listed; the
+//!   list is sorted by name as JavaScript's `localeCompare` sorts, whole (no budget).
+//!
+//! Not emulated: the `instructions` of `opencode.json` (said in a note where one is there),
+//! the files a read adds below the working directory, and the tool's built-in skill.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rulebook_kit::frontmatter::{self, Value};
+use rulebook_kit::host::{
+    HostOptions, HostSkill, HostView, Scope, SkillStatus, Status, Tool, ToolInfo, util,
+};
+
+/// The names of the project's files, in the order the first found wins.
+pub const NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
+
+/// The most directories a skills folder's walk visits (links are followed; a loop ends).
+const MAX_DIRS: usize = 10_000;
+
+/// What OpenCode loads when started in `options.cwd()` (see the module docs).
+pub fn emulate(options: &HostOptions) -> HostView {
+    let mut view = HostView::new(crate::TOOL);
+    let (cwd, home) = (options.cwd(), options.home());
+    let mut blocks: Vec<String> = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let user = [
+        (
+            home.join(".config/opencode/AGENTS.md"),
+            "the user's OpenCode AGENTS.md (~/.config/opencode)",
+        ),
+        (
+            home.join(".claude/CLAUDE.md"),
+            "the user's ~/.claude/CLAUDE.md, read when ~/.config/opencode/AGENTS.md is missing",
+        ),
+    ];
+    if let Some((path, reason)) = user.into_iter().find(|(p, _)| util::exists(p)) {
+        load(&mut view, &mut blocks, &mut seen, path, Scope::User, reason);
+    }
+    let ways_up = way_up(options);
+    for name in NAMES {
+        let found: Vec<PathBuf> = ways_up
+            .iter()
+            .map(|d| d.join(name))
+            .filter(|p| util::exists(p))
+            .collect();
+        if found.is_empty() {
+            continue;
+        }
+        for path in found {
+            let reason = format!(
+                "{name}, the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the working directory up; every {name} on the way loads, nearest first"
+            );
+            load(
+                &mut view,
+                &mut blocks,
+                &mut seen,
+                path,
+                Scope::Project,
+                &reason,
+            );
+        }
+        break;
+    }
+    view.prompt = blocks.join("\n");
+    if repository(options).is_none() {
+        view.notes.push(
+            "out of any repository, OpenCode looks for its files in every directory up to /"
+                .to_owned(),
+        );
+    }
+    let configs = ways_up
+        .iter()
+        .flat_map(|d| [d.join("opencode.json"), d.join("opencode.jsonc")])
+        .chain([
+            home.join(".config/opencode/opencode.json"),
+            home.join(".config/opencode/opencode.jsonc"),
+        ]);
+    for config in configs {
+        if util::read_text(&config).is_some_and(|t| t.contains("\"instructions\"")) {
+            view.notes.push(format!(
+                "{} lists `instructions`, which OpenCode loads after these files; this view does not read them",
+                util::show(cwd, &config)
+            ));
+        }
+    }
+    add_skills(&mut view, options, &ways_up);
+    view
+}
+
+/// The directories from the working directory up to the repository root, nearest first; up
+/// to `/` out of any repository.
+fn way_up(options: &HostOptions) -> Vec<PathBuf> {
+    let cwd = options.cwd();
+    match repository(options) {
+        Some(root) => {
+            let mut dirs = util::chain(root, cwd);
+            dirs.reverse();
+            dirs
+        }
+        None => cwd.ancestors().map(Path::to_path_buf).collect(),
+    }
+}
+
+/// The repository root as git finds it, which OpenCode asks: a `.git` file must name a
+/// git directory that is there (`gitdir: …`), or the folder is in no repository.
+fn repository(options: &HostOptions) -> Option<&Path> {
+    let root = options.git_root()?;
+    let dot_git = root.join(".git");
+    if !util::is_file(&dot_git) {
+        return Some(root);
+    }
+    let text = util::read_text(&dot_git)?;
+    let target = text.strip_prefix("gitdir:")?.trim();
+    util::is_dir(&root.join(target)).then_some(root)
+}
+
+/// One file as a block of the prompt; an empty one (or one that cannot be read) is left out.
+fn load(
+    view: &mut HostView,
+    blocks: &mut Vec<String>,
+    seen: &mut HashSet<PathBuf>,
+    path: PathBuf,
+    scope: Scope,
+    reason: &str,
+) {
+    if !seen.insert(path.clone()) {
+        return;
+    }
+    match util::read_text(&path) {
+        Some(text) if !text.is_empty() => {
+            blocks.push(format!("Instructions from: {}\n{text}", path.display()));
+            view.push(path, scope, Status::Loaded, reason);
+        }
+        _ => view.push(
+            path,
+            scope,
+            Status::NotRead,
+            format!("{reason}; empty (or not a file), so OpenCode leaves it out"),
+        ),
+    }
+}
+
+/// The skills OpenCode lists at start (see the module docs).
+fn add_skills(view: &mut HostView, options: &HostOptions, ways_up: &[PathBuf]) {
+    let home = options.home();
+    let mut roots: Vec<(PathBuf, Scope, bool)> = Vec::new();
+    for dir in [".claude", ".agents"] {
+        roots.push((home.join(dir).join("skills"), Scope::User, true));
+    }
+    for up in ways_up {
+        for dir in [".claude", ".agents"] {
+            roots.push((up.join(dir).join("skills"), scope_of(up, home), true));
+        }
+    }
+    let config = home.join(".config/opencode");
+    let opencode_dirs = std::iter::once(config).chain(ways_up.iter().map(|d| d.join(".opencode")));
+    for dir in opencode_dirs {
+        let scope = scope_of(&dir, home);
+        for name in ["skill", "skills"] {
+            roots.push((dir.join(name), scope, false));
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut skills: Vec<HostSkill> = Vec::new();
+    for (root, scope, hidden) in roots {
+        for path in scan(&root, hidden) {
+            if !seen.insert(path.clone()) {
+                continue;
+            }
+            let Some(text) = util::read_text(&path) else {
+                continue;
+            };
+            let Some((name, description)) = name_and_description(&text) else {
+                continue;
+            };
+            // The same name again: OpenCode keeps the last one parsed, which depends on
+            // timing; this view keeps the last one found.
+            skills.retain(|s| s.name != name);
+            let Some(description) = description else {
+                continue;
+            };
+            skills.push(HostSkill {
+                name,
+                description,
+                path,
+                scope,
+                status: SkillStatus::Listed,
+                outside: None,
+            });
+        }
+    }
+    skills.sort_by(|a, b| locale_order(&a.name, &b.name));
+    view.skills = skills;
+}
+
+fn scope_of(path: &Path, home: &Path) -> Scope {
+    if !home.as_os_str().is_empty() && path.starts_with(home) {
+        Scope::User
+    } else {
+        Scope::Project
+    }
+}
+
+/// Every `SKILL.md` below `root` (itself included), links followed, hidden folders too when
+/// `hidden`; in path order.
+fn scan(root: &Path, hidden: bool) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    let mut visited = HashSet::new();
+    while let Some(dir) = stack.pop() {
+        let Ok(real) = std::fs::canonicalize(&dir) else {
+            continue;
+        };
+        if !visited.insert(real) || visited.len() > MAX_DIRS {
+            continue;
+        }
+        for path in util::entries(&dir) {
+            let name = util::name(&path);
+            if name == "SKILL.md" && util::is_file(&path) {
+                found.push(path);
+            } else if (hidden || !name.starts_with('.')) && util::is_dir(&path) {
+                stack.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A skill's name and description as OpenCode reads them (gray-matter over js-yaml, retried
+/// once with its rewrite of `key: value: with colons` lines): `None` when the file is not
+/// loaded (no string `name`, a description that is not a string, YAML that fails twice).
+fn name_and_description(text: &str) -> Option<(String, Option<String>)> {
+    let strict = |text: &str| {
+        let parsed = frontmatter::parse_frontmatter(text, &frontmatter::ParseOptions::new());
+        matches!(
+            parsed.outcome,
+            frontmatter::Outcome::Absent
+                | frontmatter::Outcome::Parsed
+                | frontmatter::Outcome::NotAMap
+        )
+        .then_some(parsed.frontmatter)
+    };
+    let map = strict(text).or_else(|| strict(&sanitized(text)))?;
+    let name = match map.get("name") {
+        Some(Value::String(name)) => name.clone(),
+        _ => return None,
+    };
+    let description = match map.get("description") {
+        None => None,
+        Some(Value::String(d)) => Some(d.clone()),
+        Some(_) => return None,
+    };
+    Some((name, description))
+}
+
+/// OpenCode's second reading of a frontmatter that failed: each top-level `key: value` line
+/// whose value holds a `:` (and is not quoted, empty or a block marker) becomes a block
+/// scalar (`key: |-` and the value indented).
+fn sanitized(text: &str) -> String {
+    let Some(rest) = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))
+    else {
+        return text.to_owned();
+    };
+    let Some(end) = rest.find("\n---") else {
+        return text.to_owned();
+    };
+    let (front, after) = rest.split_at(end);
+    let mut lines = Vec::new();
+    for line in front.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let trimmed = line.trim();
+        let key_value = line.split_once(':').filter(|(key, _)| {
+            let mut chars = key.trim_end().chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        match key_value {
+            Some((key, value))
+                if !trimmed.starts_with('#') && !line.starts_with(char::is_whitespace) && {
+                    let value = value.trim();
+                    !value.is_empty()
+                        && value != ">"
+                        && value != "|"
+                        && !value.starts_with('"')
+                        && !value.starts_with('\'')
+                        && value.contains(':')
+                } =>
+            {
+                lines.push(format!("{}: |-", key.trim_end()));
+                lines.push(format!("  {}", value.trim()));
+            }
+            _ => lines.push(line.to_owned()),
+        }
+    }
+    format!("---\n{}{after}", lines.join("\n"))
+}
+
+/// Names in the order of JavaScript's `a.localeCompare(b)` (the root collation), as far as
+/// names of skills need: letters without regard to case, and before them digits, and before
+/// those the other characters; then lower case before upper case.
+fn locale_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let key = |s: &str| -> Vec<(u8, char)> {
+        s.chars()
+            .map(|c| {
+                let class = if c.is_alphabetic() {
+                    2
+                } else if c.is_numeric() {
+                    1
+                } else {
+                    0
+                };
+                (class, c.to_lowercase().next().unwrap_or(c))
+            })
+            .collect()
+    };
+    let case = |s: &str| -> Vec<bool> { s.chars().map(char::is_uppercase).collect() };
+    key(a)
+        .cmp(&key(b))
+        .then_with(|| case(a).cmp(&case(b)))
+        .then_with(|| a.cmp(b))
+}
+
+/// OpenCode as a [`Tool`]: its metadata and its view ([`emulate`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Opencode;
+
+/// What the tool is: [`Tool::info`].
+pub static TOOL_INFO: ToolInfo = ToolInfo::new(
+    "opencode",
+    "OpenCode",
+    "opencode",
+    "goldens recorded from OpenCode 1.18.33 run offline against a loopback recorder (`xtask/oracle/opencode`), and its loader (`Instruction.systemPaths`, `Skill.discovery`)",
+)
+.verified("1.18.33");
+
+impl Tool for Opencode {
+    fn info(&self) -> &ToolInfo {
+        &TOOL_INFO
+    }
+
+    fn emulate(&self, options: &HostOptions) -> HostView {
+        emulate(options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{locale_order, name_and_description, sanitized};
+
+    #[test]
+    fn names_sort_as_locale_compare_does() {
+        let mut names = ["cl-cwd", "Bad Name!", "ag-user", "_x", "9lives", "b"];
+        names.sort_by(|a, b| locale_order(a, b));
+        assert_eq!(
+            names,
+            ["_x", "9lives", "ag-user", "b", "Bad Name!", "cl-cwd"]
+        );
+    }
+
+    #[test]
+    fn a_value_with_a_colon_is_read_the_second_time() {
+        let text = "---\nname: colon\ndescription: has: colon inside\n---\nBody\n";
+        assert_eq!(
+            sanitized(text),
+            "---\nname: colon\ndescription: |-\n  has: colon inside\n---\nBody\n"
+        );
+        assert_eq!(
+            name_and_description(text),
+            Some(("colon".to_owned(), Some("has: colon inside".to_owned())))
+        );
+        assert_eq!(name_and_description("---\nname: [unclosed\n---\n"), None);
+        assert_eq!(name_and_description("---\ndescription: d\n---\n"), None);
+    }
+}
