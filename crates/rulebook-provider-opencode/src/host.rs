@@ -327,10 +327,8 @@ fn locale_order(a: &str, b: &str) -> std::cmp::Ordering {
             .map(|c| {
                 let class = if c.is_alphabetic() {
                     2
-                } else if c.is_numeric() {
-                    1
                 } else {
-                    0
+                    u8::from(c.is_numeric())
                 };
                 (class, c.to_lowercase().next().unwrap_or(c))
             })
