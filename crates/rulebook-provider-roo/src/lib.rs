@@ -12,7 +12,11 @@
 //!   missing or blank: Roo tries `AGENTS.md` then `AGENT.md` and keeps the first that is
 //!   not empty (`src/core/prompts/sections/custom-instructions.ts` at cb836567);
 //!   `AGENTS.md` itself has its own provider;
-//! - project (the working directory) first, then the user's `~/.roo`.
+//! - project (the working directory) first, then the user's `~/.roo`;
+//! - skills ([`SKILLS`]): `.roo/skills/<name>/SKILL.md`, then the user's `~/.roo/skills`; a
+//!   skill without a description is passed over, as Roo's `SkillsManager` does
+//!   (`src/services/skills/SkillsManager.ts`: name and description required; the
+//!   mode-specific `skills-{mode}` folders are not read here).
 //!
 //! Depends on `rulebook-kit`.
 //!
@@ -64,6 +68,21 @@ pub static INFO: ProviderMeta = ProviderMeta::new(
     tool: "Roo Code",
     when: "only when AGENTS.md is missing or empty",
 }]);
+
+/// What the skills provider is: [`Provider::info`] of [`SKILLS`].
+pub static SKILLS_INFO: ProviderMeta = ProviderMeta::new(
+    "roo",
+    "Roo",
+    "Roo Code skills: .roo/skills, then the user's ~/.roo/skills (Extended)",
+    30,
+)
+.with_profiles(&[Profile::Extended]);
+
+/// Roo Code's skills folders (behaviour.md §14): `SKILL.md` one level down, a description
+/// required.
+pub const SKILLS: rulebook_kit::skills::SkillFolders =
+    rulebook_kit::skills::SkillFolders::new(&SKILLS_INFO, &[".roo/skills"], &[".roo/skills"])
+        .require_description();
 
 impl Provider<RuleCapability> for RooProvider {
     fn info(&self) -> &ProviderMeta {

@@ -207,6 +207,8 @@ impl ProviderTable for DefaultProviders {
             Box::new(rulebook_provider_cursor::SKILLS),
             #[cfg(feature = "agents")]
             Box::new(rulebook_provider_agents::SKILLS),
+            #[cfg(feature = "roo")]
+            Box::new(rulebook_provider_roo::SKILLS),
             #[cfg(feature = "claude")]
             Box::new(rulebook_provider_claude::SKILLS),
             #[cfg(feature = "copilot")]
