@@ -16,6 +16,7 @@ fn run(args: &[&str]) -> String {
 fn output_in(fixture: &str, args: &[&str]) -> Output {
     let dir = workspace_root().join("fixtures").join(fixture);
     Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .args(args)
         .arg("--cwd")
         .arg(dir.join("project"))
@@ -229,6 +230,7 @@ fn project(files: &[(&str, &[u8])]) -> tempfile::TempDir {
 /// Runs the binary on a scratch project (`-C`, as git and cargo spell it).
 fn output_at(dir: &Path, args: &[&str]) -> Output {
     Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .arg("-C")
         .arg(dir.join("project"))
         .arg("--home")
@@ -257,6 +259,7 @@ fn the_readme_first_command_runs() {
         .split_whitespace()
         .collect();
     let output = Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .args(&args)
         .current_dir(workspace_root())
         .env("NO_COLOR", "1")
@@ -274,16 +277,22 @@ fn the_readme_first_command_runs() {
 fn completions_for_every_shell_and_a_man_page() {
     for shell in ["bash", "zsh", "fish", "powershell"] {
         let output = Command::new(rulebook_binary())
+            .env_remove("COLUMNS")
             .args(["completions", shell])
             .output()
             .unwrap();
         assert!(output.status.success(), "{shell}");
         assert!(stdout(&output).contains("rulebook"), "{shell}");
     }
-    let man = Command::new(rulebook_binary()).arg("man").output().unwrap();
+    let man = Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
+        .arg("man")
+        .output()
+        .unwrap();
     assert!(stdout(&man).contains(".TH rulebook 1"));
     // `man` is a command like the others: `--help` names it, and `--dir` installs the pages.
     let help = Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .arg("--help")
         .output()
         .unwrap();
@@ -296,6 +305,7 @@ fn completions_for_every_shell_and_a_man_page() {
     );
     let dir = tempfile::tempdir().unwrap();
     let written = Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .args(["man", "--dir"])
         .arg(dir.path())
         .output()
@@ -310,7 +320,8 @@ fn color_flag_and_environment() {
     let dir = project(&[(".xcsh/rules/a.md", b"---\ndescription: d\n---\nBody.\n")]);
     let run = |args: &[&str], env: &[(&str, &str)]| {
         let mut cmd = Command::new(rulebook_binary());
-        cmd.arg("-C")
+        cmd.env_remove("COLUMNS")
+            .arg("-C")
             .arg(dir.path().join("project"))
             .args(args)
             .env_remove("NO_COLOR")
@@ -531,6 +542,7 @@ fn match_compares_real_paths() {
     for cwd in [&real, &link] {
         for path in &spelled {
             let output = Command::new(rulebook_binary())
+                .env_remove("COLUMNS")
                 .arg("-C")
                 .arg(cwd)
                 .args(["match", "--json"])
@@ -545,6 +557,7 @@ fn match_compares_real_paths() {
     }
     let dotted = real.join("../project");
     let output = Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .arg("-C")
         .arg(&dotted)
         .args(["explain", "--json"])
@@ -562,6 +575,7 @@ fn match_reads_paths_from_stdin() {
         b"---\ndescription: TS\nglobs: \"*.ts\"\n---\nTS\n",
     )]);
     let mut child = Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .arg("-C")
         .arg(dir.path().join("project"))
         .args(["match", "--json", "--stdin"])
@@ -597,6 +611,7 @@ fn write_errors_are_not_silent() {
             .open("/dev/full")
             .unwrap();
         let output = Command::new(rulebook_binary())
+            .env_remove("COLUMNS")
             .arg("-C")
             .arg(&project)
             .arg("prompt")
@@ -645,6 +660,7 @@ fn run_below(fixture: &str, cwd: &str, args: &[&str]) -> String {
     let root = workspace_root();
     let dir = root.join("fixtures").join(fixture);
     let output = Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .args(args)
         .arg("-C")
         .arg(dir.join("project").join(cwd))
@@ -696,18 +712,25 @@ fn agents_and_claude_explain() {
 /// A host fixture tree (`fixtures/hosts/<case>`) materialized in a scratch directory; the
 /// binary runs in `cwd` of it with its home. Returns the redacted transcript.
 fn run_host_case(case: &str, cwd: &str, args: &[&str]) -> String {
+    run_host_case_with(case, cwd, args, &[])
+}
+
+/// As [`run_host_case`], with `env` set for the run.
+fn run_host_case_with(case: &str, cwd: &str, args: &[&str], env: &[(&str, &str)]) -> String {
     let dir = workspace_root().join("fixtures/hosts").join(case);
     let fixture = rulebook_hosts::fixture::Case::load(&dir).unwrap();
     let scratch = tempfile::tempdir().unwrap();
     let root = std::fs::canonicalize(scratch.path()).unwrap();
     fixture.materialize(&dir, &root).unwrap();
     let output = Command::new(rulebook_binary())
+        .env_remove("COLUMNS")
         .arg("-C")
         .arg(root.join(cwd))
         .arg("--home")
         .arg(root.join(&fixture.home))
         .args(args)
         .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     transcript(
@@ -798,6 +821,23 @@ host_snapshot!(budget_monorepo, "mixed-monorepo", "r", ["budget"]);
 host_snapshot!(budget_link, "claude-link", "r", ["budget"]);
 // The twelve formats in one real-shaped tree, CLAUDE.md a copy of AGENTS.md.
 host_snapshot!(compare_twelve_formats, "twelve-formats", "r", ["compare"]);
+
+/// `compare` wider than the terminal (`COLUMNS`) prints the tools in groups, a table each as
+/// wide as fits; a pipe (no `COLUMNS`) gets the one table.
+#[test]
+fn compare_fits_the_terminal_width() {
+    let text = run_host_case_with("twelve-formats", "r", &["compare"], &[("COLUMNS", "100")]);
+    let widest = text
+        .lines()
+        .skip_while(|l| !l.starts_with("file"))
+        .take_while(|l| !l.starts_with('*'))
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap();
+    assert!(widest <= 100, "{widest} columns:\n{text}");
+    assert!(text.matches("\nfile ").count() >= 2, "{text}");
+    insta::assert_snapshot!(text);
+}
 host_snapshot!(budget_twelve_formats, "twelve-formats", "r", ["budget"]);
 host_snapshot!(check_twelve_formats, "twelve-formats", "r", ["check"]);
 host_snapshot!(

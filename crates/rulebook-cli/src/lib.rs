@@ -29,6 +29,7 @@ mod memory;
 mod printer;
 mod settings;
 mod shell;
+mod terminal;
 
 pub use args::command;
 
@@ -163,7 +164,7 @@ fn views(settings: &Settings) -> ExitCode {
                 reasons,
             },
             _,
-        ) => commands::host::compare(&place, hosts, files, *reasons, json),
+        ) => commands::host::compare(&place, hosts, files, *reasons, json, terminal::width()),
         (Command::Budget { hosts }, _) => commands::host::budget(&place, hosts, json),
         (Command::List, Some(host)) => commands::host::list(&place, host, json),
         (Command::Explain { .. }, Some(host)) => commands::host::explain(&place, host, json),

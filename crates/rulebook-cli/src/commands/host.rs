@@ -380,6 +380,7 @@ pub(crate) fn compare(
     only: &[PathBuf],
     reasons: bool,
     json: bool,
+    width: Option<usize>,
 ) -> String {
     // Without `--hosts`, the tools that look at a file or a skill here: the others are named
     // in one line, not given a column of dashes each.
@@ -575,24 +576,27 @@ pub(crate) fn compare(
         .max()
         .unwrap_or(4)
         .max(4);
-    let mut out = format!("{:<first$}", "file");
     // A column is as wide as its tool's id and mark, at least 10.
     let widths: Vec<usize> = hosts.iter().map(|h| (h.id().len() + 1).max(10)).collect();
-    for (h, w) in hosts.iter().zip(&widths) {
-        let mark = if h.verified() { "" } else { "*" };
-        let id = format!("{}{mark}", h.id());
-        out.push_str(&format!("  {id:<w$}"));
+    // Wider than the terminal: the tools in groups, a table each, every group as wide as
+    // fits (one tool at least).
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    let mut used = first;
+    for (i, w) in widths.iter().enumerate() {
+        if i > start && width.is_some_and(|max| used + 2 + w > max) {
+            groups.push(start..i);
+            start = i;
+            used = first;
+        }
+        used += 2 + w;
     }
-    out.push('\n');
+    groups.push(start..widths.len());
     let mut why = String::new();
-    for (path, name) in rows.iter().zip(&names) {
-        out.push_str(&format!("{name:<first$}"));
-        for (i, (view, w)) in views.iter().zip(&widths).enumerate() {
-            let f = find(i, path);
-            let label = f.as_ref().map_or("-", |f| short(&f.status));
-            out.push_str(&format!("  {label:<w$}"));
-            if reasons {
-                if let Some(f) = f {
+    if reasons {
+        for (path, name) in rows.iter().zip(&names) {
+            for (i, view) in views.iter().enumerate() {
+                if let Some(f) = find(i, path) {
                     why.push_str(&format!(
                         "{name} [{}]: {}: {}\n",
                         view.host,
@@ -602,15 +606,37 @@ pub(crate) fn compare(
                 }
             }
         }
+    }
+    let mut out = String::new();
+    for (g, group) in groups.iter().enumerate() {
+        if g > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("{:<first$}", "file"));
+        for (h, w) in hosts[group.clone()].iter().zip(&widths[group.clone()]) {
+            let mark = if h.verified() { "" } else { "*" };
+            let id = format!("{}{mark}", h.id());
+            out.push_str(&format!("  {id:<w$}"));
+        }
+        out.push('\n');
+        for (path, name) in rows.iter().zip(&names) {
+            out.push_str(&format!("{name:<first$}"));
+            for i in group.clone() {
+                let w = widths[i];
+                let label = find(i, path).map_or("-", |f| short(&f.status));
+                out.push_str(&format!("  {label:<w$}"));
+            }
+            out.push('\n');
+        }
+        // What each tool spends at start (`rulebook budget`), under its column.
+        out.push_str(&format!("{:<first$}", "~tokens at start"));
+        for i in group.clone() {
+            let (rules, skills) = spent(&views[i]);
+            let w = widths[i];
+            out.push_str(&format!("  {:<w$}", (rules + skills).div_ceil(4)));
+        }
         out.push('\n');
     }
-    // What each tool spends at start (`rulebook budget`), under its column.
-    out.push_str(&format!("{:<first$}", "~tokens at start"));
-    for (view, w) in views.iter().zip(&widths) {
-        let (rules, skills) = spent(view);
-        out.push_str(&format!("  {:<w$}", (rules + skills).div_ceil(4)));
-    }
-    out.push('\n');
     // No padding at the ends of lines.
     let mut out: String = out.lines().fold(String::new(), |mut acc, l| {
         acc.push_str(l.trim_end());
