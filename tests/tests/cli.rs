@@ -821,6 +821,14 @@ host_snapshot!(budget_monorepo, "mixed-monorepo", "r", ["budget"]);
 host_snapshot!(budget_link, "claude-link", "r", ["budget"]);
 // The twelve formats in one real-shaped tree, CLAUDE.md a copy of AGENTS.md.
 host_snapshot!(compare_twelve_formats, "twelve-formats", "r", ["compare"]);
+// The files an import brings in name their importer as the table names files (relative to
+// the working directory), and an import of nothing is said.
+host_snapshot!(
+    explain_as_claude_imports,
+    "claude-imports",
+    "r",
+    ["explain", "--as", "claude"]
+);
 
 /// `compare` wider than the terminal (`COLUMNS`) prints the tools in groups, a table each as
 /// wide as fits; a pipe (no `COLUMNS`) gets the one table.

@@ -1108,22 +1108,7 @@ impl Rulebook {
     /// A diagnostic's message as a person reads it: the files it names (absolutely) shown
     /// as [`Rulebook::display_path`] shows them.
     pub fn display_message(&self, message: &str) -> String {
-        let cwd = format!("{}/", self.cwd.display());
-        let mut text = message.replace(&cwd, "");
-        if self.home.as_os_str().len() > 1 {
-            text = text.replace(&format!("{}/", self.home.display()), "~/");
-        }
-        // Above the working directory, as `display_path` shows it: `../` for each level,
-        // up to (not including) the file system's root.
-        let mut up = String::new();
-        for ancestor in self.cwd.ancestors().skip(1) {
-            if ancestor.parent().is_none() {
-                break;
-            }
-            up.push_str("../");
-            text = text.replace(&format!("{}/", ancestor.display()), &up);
-        }
-        text
+        rulebook_rule::show_paths_in(message, &self.cwd, &self.home)
     }
 
     /// The TTSR manager, with every TTSR rule registered.

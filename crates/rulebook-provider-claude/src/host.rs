@@ -237,6 +237,19 @@ impl Loader<'_> {
 
     fn load(&mut self, path: &Path, kind: Kind, reason: &str, parent: Option<&Path>, depth: usize) {
         if !util::is_file(path) {
+            // An import of nothing: Claude Code leaves its `@path` in the text, as written.
+            if let Some(by) = parent.filter(|_| !self.view.files.iter().any(|f| f.path == path)) {
+                self.view.files.push(HostFile {
+                    path: path.to_path_buf(),
+                    scope: if kind == Kind::User { Scope::User } else { Scope::Project },
+                    status: Status::NotRead,
+                    reason: format!(
+                        "{reason}, but there is no such file: Claude Code leaves the `@` mention in the text as written"
+                    ),
+                    imported_by: Some(by.to_path_buf()),
+                    outside: None,
+                });
+            }
             return;
         }
         let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());

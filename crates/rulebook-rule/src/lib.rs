@@ -35,7 +35,7 @@ use serde::Serialize;
 
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use rulebook_frontmatter::{Map, Outcome as FrontmatterOutcome, Value};
-pub use shown::show_path;
+pub use shown::{show_path, show_paths_in};
 pub use skill::{InvalidSkill, Skill, validate_skill};
 pub use uri::{percent_encode, percent_encode_bytes};
 

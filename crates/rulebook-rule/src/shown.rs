@@ -37,6 +37,36 @@ pub fn show_path(path: &Path, cwd: &Path, home: &Path) -> String {
     )
 }
 
+/// `message` with every path in it written as [`show_path`] shows one: the working
+/// directory's prefix dropped, the home as `~/`, a directory above the working directory as
+/// `../` for each level (up to, not including, the file system's root).
+///
+/// ```
+/// use std::path::Path;
+/// use rulebook_rule::show_paths_in;
+///
+/// let (cwd, home) = (Path::new("/home/me/repo/app"), Path::new("/home/me"));
+/// assert_eq!(
+///     show_paths_in("imported by /home/me/repo/app/CLAUDE.md from /home/me/repo/AGENTS.md", cwd, home),
+///     "imported by CLAUDE.md from ../AGENTS.md"
+/// );
+/// ```
+pub fn show_paths_in(message: &str, cwd: &Path, home: &Path) -> String {
+    let mut text = message.replace(&format!("{}/", cwd.display()), "");
+    if home.as_os_str().len() > 1 {
+        text = text.replace(&format!("{}/", home.display()), "~/");
+    }
+    let mut up = String::new();
+    for ancestor in cwd.ancestors().skip(1) {
+        if ancestor.parent().is_none() {
+            break;
+        }
+        up.push_str("../");
+        text = text.replace(&format!("{}/", ancestor.display()), &up);
+    }
+    text
+}
+
 /// `to` relative to `from` with `..`, when both are absolute and share more than the root.
 fn above(from: &Path, to: &Path) -> Option<PathBuf> {
     if !from.is_absolute() || !to.is_absolute() {

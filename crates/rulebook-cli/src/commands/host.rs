@@ -43,6 +43,11 @@ impl Place<'_> {
         rulebook::stages::rule::show_path(path, self.cwd, self.home)
     }
 
+    /// A view's reason or note, with the paths in it as [`Place::show`] writes them.
+    fn said(&self, text: &str) -> String {
+        rulebook::stages::rule::show_paths_in(text, self.cwd, self.home)
+    }
+
     /// Every file `host` considered, then the rule files other tools read here that it
     /// does not, each with the reason.
     fn all_files(&self, host: Host) -> (HostView, Vec<HostFile>) {
@@ -273,11 +278,11 @@ pub(crate) fn explain(place: &Place<'_>, host: Host, json: bool) -> String {
             "{:<16} {}\n                 {}\n",
             cell(&f.status),
             escape(&place.show(&f.path)),
-            escape(&f.reason)
+            escape(&place.said(&f.reason))
         ));
     }
     for note in &view.notes {
-        out.push_str(&format!("note: {}\n", escape(note)));
+        out.push_str(&format!("note: {}\n", escape(&place.said(note))));
     }
     out
 }
@@ -601,7 +606,7 @@ pub(crate) fn compare(
                         "{name} [{}]: {}: {}\n",
                         view.host,
                         cell(&f.status),
-                        escape(&f.reason)
+                        escape(&place.said(&f.reason))
                     ));
                 }
             }

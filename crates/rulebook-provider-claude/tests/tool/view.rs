@@ -179,3 +179,25 @@ fn imports_say_who_imported_them() {
     );
     assert!(tree.listed(&view).contains(&"shared.md".to_string()));
 }
+
+/// An `@path` import of no file is listed as not read, with the file that imports it: Claude
+/// Code leaves the mention in the text as written.
+#[test]
+fn an_import_of_nothing_is_said() {
+    let tree = Tree::repository("r", "home");
+    tree.write("r/CLAUDE.md", "See @docs/missing.md and @docs/here.md\n")
+        .write("r/docs/here.md", "Here.\n");
+    let view = tree.view(tool("claude"), "r", "home");
+    assert_eq!(tree.loaded(&view), ["r/CLAUDE.md", "r/docs/here.md"]);
+    let missing = tree.entry(&view, "r/docs/missing.md");
+    assert_eq!(missing.status, Status::NotRead);
+    assert_eq!(
+        missing.imported_by.as_deref(),
+        Some(tree.path("r/CLAUDE.md").as_path())
+    );
+    assert!(
+        missing.reason.contains("no such file"),
+        "{}",
+        missing.reason
+    );
+}
