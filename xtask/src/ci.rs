@@ -76,6 +76,27 @@ pub(crate) fn ci() -> Result<(), String> {
             .env("RULEBOOK_CORPUS", &empty),
     )?;
     doc()?;
+    // Publishing in dependency order, as crates.io would take the crates: each packaged
+    // crate is built from its package against the packages before it (a dry run: nothing
+    // is uploaded).
+    run(
+        "publish dry run",
+        cargo().args([
+            "publish",
+            "--workspace",
+            "--dry-run",
+            "--locked",
+            "--allow-dirty",
+            "--exclude",
+            "xtask",
+            "--exclude",
+            "rulebook-tests",
+            "--exclude",
+            "rulebook-bench",
+            "--exclude",
+            "rulebook-test",
+        ]),
+    )?;
     mcp_client(&target)?;
     eprintln!("xtask: ci passed");
     Ok(())
