@@ -45,10 +45,10 @@ pub fn show_path(path: &Path, cwd: &Path, home: &Path) -> String {
 /// use std::path::Path;
 /// use rulebook_rule::show_paths_in;
 ///
-/// let (cwd, home) = (Path::new("/home/me/repo/app"), Path::new("/home/me"));
+/// let (cwd, home) = (Path::new("/srv/repo/app"), Path::new("/home/me"));
 /// assert_eq!(
-///     show_paths_in("imported by /home/me/repo/app/CLAUDE.md from /home/me/repo/AGENTS.md", cwd, home),
-///     "imported by CLAUDE.md from ../AGENTS.md"
+///     show_paths_in("/srv/repo/app/CLAUDE.md imports /srv/repo/AGENTS.md and /home/me/notes.md", cwd, home),
+///     "CLAUDE.md imports ../AGENTS.md and ~/notes.md"
 /// );
 /// ```
 pub fn show_paths_in(message: &str, cwd: &Path, home: &Path) -> String {
