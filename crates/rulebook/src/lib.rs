@@ -136,6 +136,32 @@ pub use rulebook_ttsr::{Fired, RepeatPolicy, TtsrManager, TtsrRule};
 
 /// How [`Rulebook::discover`] runs, with the default providers of this crate's features
 /// ([`DefaultProviders`]); `rulebook_discover::Options<NoProviders>` runs only your own.
+///
+/// A builder; its methods are those of [`rulebook_discover::Options`]:
+/// - what is read: [`profile`](rulebook_discover::Options::profile),
+///   [`allow_providers`](rulebook_discover::Options::allow_providers),
+///   [`deny_providers`](rulebook_discover::Options::deny_providers),
+///   [`provider`](rulebook_discover::Options::provider) (one of your own),
+///   [`provider_option`](rulebook_discover::Options::provider_option),
+///   [`allow_external_imports`](rulebook_discover::Options::allow_external_imports);
+/// - where: [`project_root`](rulebook_discover::Options::project_root),
+///   [`project_root_markers`](rulebook_discover::Options::project_root_markers),
+///   [`descendants`](rulebook_discover::Options::descendants);
+/// - bounds and threads: [`max_file_size`](rulebook_discover::Options::max_file_size),
+///   [`sequential`](rulebook_discover::Options::sequential);
+/// - the table: [`table`](rulebook_discover::Options::table) (the native provider's
+///   configuration: [`DefaultProviders`]).
+///
+/// ```
+/// let options = rulebook::Options::new()
+///     .profile(rulebook::Profile::Extended)
+///     .deny_providers(["cursor"])
+///     .provider_option("claude", "allow_external_imports", "true");
+/// let dir = tempfile::tempdir().unwrap();
+/// let book = rulebook::Rulebook::discover(dir.path(), Some(&dir.path().join("home")), &options);
+/// // Each option reached a provider that reads it: none is refused.
+/// assert!(book.diagnostics().iter().all(|d| d.severity != rulebook::Severity::Error));
+/// ```
 pub type Options = rulebook_discover::Options<DefaultProviders>;
 
 mod table;
