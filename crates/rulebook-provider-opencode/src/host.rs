@@ -80,7 +80,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
         break;
     }
     view.prompt = blocks.join("\n");
-    if repository(options).is_none() {
+    if util::repository(options).is_none() {
         view.notes.push(
             "out of any repository, OpenCode looks for its files in every directory up to /"
                 .to_owned(),
@@ -109,7 +109,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
 /// to `/` out of any repository.
 fn way_up(options: &HostOptions) -> Vec<PathBuf> {
     let cwd = options.cwd();
-    match repository(options) {
+    match util::repository(options) {
         Some(root) => {
             let mut dirs = util::chain(root, cwd);
             dirs.reverse();
@@ -117,19 +117,6 @@ fn way_up(options: &HostOptions) -> Vec<PathBuf> {
         }
         None => cwd.ancestors().map(Path::to_path_buf).collect(),
     }
-}
-
-/// The repository root as git finds it, which OpenCode asks: a `.git` file must name a
-/// git directory that is there (`gitdir: …`), or the folder is in no repository.
-fn repository(options: &HostOptions) -> Option<&Path> {
-    let root = options.git_root()?;
-    let dot_git = root.join(".git");
-    if !util::is_file(&dot_git) {
-        return Some(root);
-    }
-    let text = util::read_text(&dot_git)?;
-    let target = text.strip_prefix("gitdir:")?.trim();
-    util::is_dir(&root.join(target)).then_some(root)
 }
 
 /// One file as a block of the prompt; an empty one (or one that cannot be read) is left out.
@@ -181,7 +168,7 @@ fn add_skills(view: &mut HostView, options: &HostOptions, ways_up: &[PathBuf]) {
     let mut seen = HashSet::new();
     let mut skills: Vec<HostSkill> = Vec::new();
     for (root, scope, hidden) in roots {
-        for path in scan(&root, hidden) {
+        for path in util::find_all(&root, "SKILL.md", hidden, MAX_DIRS) {
             if !seen.insert(path.clone()) {
                 continue;
             }
@@ -207,7 +194,7 @@ fn add_skills(view: &mut HostView, options: &HostOptions, ways_up: &[PathBuf]) {
             });
         }
     }
-    skills.sort_by(|a, b| locale_order(&a.name, &b.name));
+    skills.sort_by(|a, b| util::locale_compare(&a.name, &b.name));
     view.skills = skills;
 }
 
@@ -217,32 +204,6 @@ fn scope_of(path: &Path, home: &Path) -> Scope {
     } else {
         Scope::Project
     }
-}
-
-/// Every `SKILL.md` below `root` (itself included), links followed, hidden folders too when
-/// `hidden`; in path order.
-fn scan(root: &Path, hidden: bool) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    let mut visited = HashSet::new();
-    while let Some(dir) = stack.pop() {
-        let Ok(real) = std::fs::canonicalize(&dir) else {
-            continue;
-        };
-        if !visited.insert(real) || visited.len() > MAX_DIRS {
-            continue;
-        }
-        for path in util::entries(&dir) {
-            let name = util::name(&path);
-            if name == "SKILL.md" && util::is_file(&path) {
-                found.push(path);
-            } else if (hidden || !name.starts_with('.')) && util::is_dir(&path) {
-                stack.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 /// A skill's name and description as OpenCode reads them (gray-matter over js-yaml, retried
@@ -318,29 +279,6 @@ fn sanitized(text: &str) -> String {
     format!("---\n{}{after}", lines.join("\n"))
 }
 
-/// Names in the order of JavaScript's `a.localeCompare(b)` (the root collation), as far as
-/// names of skills need: letters without regard to case, and before them digits, and before
-/// those the other characters; then lower case before upper case.
-fn locale_order(a: &str, b: &str) -> std::cmp::Ordering {
-    let key = |s: &str| -> Vec<(u8, char)> {
-        s.chars()
-            .map(|c| {
-                let class = if c.is_alphabetic() {
-                    2
-                } else {
-                    u8::from(c.is_numeric())
-                };
-                (class, c.to_lowercase().next().unwrap_or(c))
-            })
-            .collect()
-    };
-    let case = |s: &str| -> Vec<bool> { s.chars().map(char::is_uppercase).collect() };
-    key(a)
-        .cmp(&key(b))
-        .then_with(|| case(a).cmp(&case(b)))
-        .then_with(|| a.cmp(b))
-}
-
 /// OpenCode as a [`Tool`]: its metadata and its view ([`emulate`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Opencode;
@@ -366,17 +304,7 @@ impl Tool for Opencode {
 
 #[cfg(test)]
 mod tests {
-    use super::{locale_order, name_and_description, sanitized};
-
-    #[test]
-    fn names_sort_as_locale_compare_does() {
-        let mut names = ["cl-cwd", "Bad Name!", "ag-user", "_x", "9lives", "b"];
-        names.sort_by(|a, b| locale_order(a, b));
-        assert_eq!(
-            names,
-            ["_x", "9lives", "ag-user", "b", "Bad Name!", "cl-cwd"]
-        );
-    }
+    use super::{name_and_description, sanitized};
 
     #[test]
     fn a_value_with_a_colon_is_read_the_second_time() {

@@ -23,6 +23,8 @@ pub(crate) static TOOLS: &[Host] = &[
     rulebook_provider_continue::TOOL,
     #[cfg(feature = "opencode")]
     rulebook_provider_opencode::TOOL,
+    #[cfg(feature = "kilo-cli")]
+    rulebook_provider_kilo_cli::TOOL,
     #[cfg(feature = "cursor")]
     rulebook_provider_cursor::TOOL,
     #[cfg(feature = "windsurf")]
@@ -92,6 +94,8 @@ pub mod providers {
     pub use rulebook_provider_jetbrains_ai::JetbrainsAiProvider;
     #[cfg(feature = "junie")]
     pub use rulebook_provider_junie::JunieProvider;
+    #[cfg(feature = "kilo-cli")]
+    pub use rulebook_provider_kilo_cli::KiloCliProvider;
     #[cfg(feature = "kilocode")]
     pub use rulebook_provider_kilocode::KilocodeProvider;
     #[cfg(feature = "kiro")]
@@ -194,6 +198,8 @@ impl ProviderTable for DefaultProviders {
             Box::new(rulebook_provider_jetbrains_ai::JetbrainsAiProvider),
             #[cfg(feature = "opencode")]
             Box::new(rulebook_provider_opencode::OpencodeProvider),
+            #[cfg(feature = "kilo-cli")]
+            Box::new(rulebook_provider_kilo_cli::KiloCliProvider),
         ]
     }
 
@@ -245,6 +251,7 @@ impl ProviderTable for DefaultProviders {
             "firebase",
             "jetbrains-ai",
             "opencode",
+            "kilo-cli",
         ]
     }
 }

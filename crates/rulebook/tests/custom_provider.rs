@@ -91,6 +91,7 @@ fn a_new_provider_takes_its_place_by_priority() {
             "cline",
             "continue",
             "roo",
+            "kilo-cli",
             "kilocode",
             "opencode",
             "amazonq",

@@ -3,7 +3,9 @@
 holds `<env>`): after `</env>` come its instruction blocks, each `Instructions from: PATH` and
 the file's text, joined by "\\n", then the skills text. Prints one JSON object: `files` (the
 paths in the tool's order), `text` (the instruction blocks as sent) and `skills` (name,
-description and SKILL.md path as listed; the tool's own built-in skill left out)."""
+description and SKILL.md path as listed; the tool's own built-in skill left out). Kilo Code
+CLI, built on OpenCode, sends the same blocks: its runner uses this script too; after its
+`</env>` comes a paragraph of its own before the first block, which is left out too."""
 import html, json, re, sys
 
 scratch = sys.argv[1]
@@ -30,14 +32,14 @@ skills_at = after.find("Skills provide specialized instructions")
 instructions = after if skills_at < 0 else after[:skills_at]
 if skills_at >= 0 and instructions.endswith("\n"):
     instructions = instructions[:-1]
-if not instructions.startswith("Instructions from: "):
-    instructions = ""
+first = instructions.find("Instructions from: ")
+instructions = instructions[first:] if first >= 0 else ""
 files = [m.group(1) for m in re.finditer(r"(?:^|\n)Instructions from: ([^\n]*)\n", instructions)]
 skills = []
 if skills_at >= 0:
     for block in re.finditer(r"<skill>\n\s*<name>(.*?)</name>\n\s*<description>(.*?)</description>\n\s*<location>(.*?)</location>\n\s*</skill>", after[skills_at:], re.S):
         location = html.unescape(block.group(3))
-        if location == "<built-in>":
+        if location in ("<built-in>", "builtin"):
             continue
         skills.append({"name": block.group(1), "description": block.group(2), "path": location})
 print(json.dumps({"files": files, "text": instructions, "skills": skills}))

@@ -46,6 +46,11 @@ fn each_host_says_which_tool_and_version_it_reproduces() {
             "verified against Continue CLI (cn) 1.5.47",
         ),
         ("opencode", "OpenCode", "verified against OpenCode 1.18.33"),
+        (
+            "kilo-cli",
+            "Kilo Code CLI",
+            "verified against Kilo Code CLI 7.7.7",
+        ),
         ("cursor", "Cursor", "Cursor: documented, not verified"),
         ("windsurf", "Windsurf", "Windsurf: documented, not verified"),
         (
@@ -141,7 +146,7 @@ fn touching_a_file_adds_the_scoped_rules_that_match_it() {
 }
 
 /// A fixture case runs through every verified host unless it names its hosts
-/// (`case.json`'s `hosts`), so a new case is checked against all seven recorded tools.
+/// (`case.json`'s `hosts`), so a new case is checked against all eight recorded tools.
 #[test]
 fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
     let all = Case::default();
@@ -154,6 +159,7 @@ fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
             tool("cline"),
             tool("continue"),
             tool("opencode"),
+            tool("kilo-cli"),
             tool("qwen")
         ]
     );

@@ -156,6 +156,77 @@ pub fn strings(value: Option<&rulebook_frontmatter::Value>) -> Vec<String> {
     }
 }
 
+/// The repository root as git itself finds it, for the tools that ask git (OpenCode and
+/// its forks run `git rev-parse`): the nearest `.git` above the working directory, where a
+/// `.git` file must name a git directory that is there (`gitdir: …`), or the folder is in
+/// no repository.
+pub fn repository(options: &super::HostOptions) -> Option<&Path> {
+    let root = options.git_root()?;
+    let dot_git = root.join(".git");
+    if !is_file(&dot_git) {
+        return Some(root);
+    }
+    let text = read_text(&dot_git)?;
+    let target = text.strip_prefix("gitdir:")?.trim();
+    is_dir(&root.join(target)).then_some(root)
+}
+
+/// Every file named `name` below `root` (itself included), as a glob `**/name` finds them:
+/// links followed (a loop ends), hidden folders too when `hidden`; at most `max_dirs`
+/// directories visited; in path order.
+pub fn find_all(root: &Path, name: &str, hidden: bool, max_dirs: usize) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    let mut visited = std::collections::HashSet::new();
+    while let Some(dir) = stack.pop() {
+        let Ok(real) = std::fs::canonicalize(&dir) else {
+            continue;
+        };
+        if !visited.insert(real) || visited.len() > max_dirs {
+            continue;
+        }
+        for path in entries(&dir) {
+            let entry = self::name(&path);
+            if entry == name && is_file(&path) {
+                found.push(path);
+            } else if (hidden || !entry.starts_with('.')) && is_dir(&path) {
+                stack.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Names in the order of JavaScript's `a.localeCompare(b)` (the root collation), as far as
+/// names of files and skills need: letters without regard to case, before them digits, and
+/// before those the other characters; then lower case before upper case.
+///
+/// ```
+/// let mut names = ["cl-cwd", "Bad Name!", "ag-user", "_x", "9lives", "b"];
+/// names.sort_by(|a, b| rulebook_kit::host::util::locale_compare(a, b));
+/// assert_eq!(names, ["_x", "9lives", "ag-user", "b", "Bad Name!", "cl-cwd"]);
+/// ```
+pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
+    let key = |s: &str| -> Vec<(u8, char)> {
+        s.chars()
+            .map(|c| {
+                let class = if c.is_alphabetic() {
+                    2
+                } else {
+                    u8::from(c.is_numeric())
+                };
+                (class, c.to_lowercase().next().unwrap_or(c))
+            })
+            .collect()
+    };
+    let case = |s: &str| -> Vec<bool> { s.chars().map(char::is_uppercase).collect() };
+    key(a)
+        .cmp(&key(b))
+        .then_with(|| case(a).cmp(&case(b)))
+        .then_with(|| a.cmp(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
