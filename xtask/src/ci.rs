@@ -78,10 +78,33 @@ pub(crate) fn ci() -> Result<(), String> {
     doc()?;
     // Publishing in dependency order, as crates.io would take the crates: each packaged
     // crate is built from its package against the packages before it (a dry run: nothing
-    // is uploaded).
+    // is uploaded). Cargo unpacks those packages once per version into its home, and our
+    // versions do not change between runs: a home of its own, whose unpacked packages are
+    // removed first, keeps a run from building against the sources of an earlier one.
+    let home = target.join("publish-cargo-home");
+    // The configuration of the usual home (a registry mirror, say) comes along.
+    let usual = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    fs::create_dir_all(&home).map_err(|e| format!("cannot create {}: {e}", home.display()))?;
+    for name in ["config.toml", "config"] {
+        if let Some(from) = usual.as_ref().map(|u| u.join(name)).filter(|f| f.is_file()) {
+            fs::copy(&from, home.join(name))
+                .map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+        }
+    }
+    let unpacked = home.join("registry").join("src");
+    if let Ok(entries) = fs::read_dir(&unpacked) {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with('-') {
+                fs::remove_dir_all(entry.path())
+                    .map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?;
+            }
+        }
+    }
     run(
         "publish dry run",
-        cargo().args([
+        cargo().env("CARGO_HOME", &home).args([
             "publish",
             "--workspace",
             "--dry-run",
