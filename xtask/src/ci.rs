@@ -76,6 +76,19 @@ pub(crate) fn ci() -> Result<(), String> {
             .env("RULEBOOK_CORPUS", &empty),
     )?;
     doc()?;
+    // Crates outside the workspace that use it as a consumer does: the facade alone, one
+    // provider crate alone (`examples/`), built and run.
+    for consumer in ["consumer-facade", "consumer-one-provider"] {
+        let manifest = root().join("examples").join(consumer).join("Cargo.toml");
+        run(
+            &format!("consumer {consumer}"),
+            cargo()
+                .args(["run", "--quiet", "--locked", "--manifest-path"])
+                .arg(&manifest)
+                .arg("--target-dir")
+                .arg(&target),
+        )?;
+    }
     // Publishing in dependency order, as crates.io would take the crates: each packaged
     // crate is built from its package against the packages before it (a dry run: nothing
     // is uploaded). Cargo unpacks those packages once per version into its home, and our
