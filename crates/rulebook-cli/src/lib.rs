@@ -150,8 +150,6 @@ fn mcp(settings: Settings) -> ExitCode {
 fn views(settings: &Settings) -> ExitCode {
     let here = rulebook::Located::new(&settings.cwd, settings.home.as_ref(), settings.profile);
     let place = commands::host::Place {
-        cwd: &here.cwd,
-        home: &here.home,
         project: &here.project,
         show_outside: settings.show_outside,
     };

@@ -247,17 +247,23 @@ impl ContextFiles {
                 None => return,
             },
         };
-        let rule = &mut out.items[index];
-        let trimmed = rule.content.trim();
-        if trimmed.is_empty() {
-            out.items.truncate(index);
-            return;
-        }
-        if trimmed.len() != rule.content.len() {
-            rule.content = trimmed.into();
-        }
-        rule.activate(Activation::AlwaysOn);
+        always_whole(out, index);
     }
+}
+
+/// The rule just loaded at `index` as a context file is read: its whole text trimmed,
+/// always-apply; a blank one is dropped (it was the last item).
+pub fn always_whole(out: &mut LoadResult<Rule>, index: usize) {
+    let rule = &mut out.items[index];
+    let trimmed = rule.content.trim();
+    if trimmed.is_empty() {
+        out.items.truncate(index);
+        return;
+    }
+    if trimmed.len() != rule.content.len() {
+        rule.content = trimmed.into();
+    }
+    rule.activate(Activation::AlwaysOn);
 }
 
 /// The kind of agent a provider reads for, by its option `agent_kind`: `coding-agent` (the

@@ -32,19 +32,13 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use rulebook_kit::frontmatter::{self, Value};
-use rulebook_kit::host::{
-    HostOptions, HostSkill, HostView, Scope, SkillStatus, Status, Tool, ToolInfo, util,
-};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// The names of the project's files, in the order the first found wins.
 pub const NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 
 /// The modes whose rules Kilo Code CLI 7.7.7 loads for every agent, in its order.
 pub const MODES: [&str; 5] = ["code", "architect", "ask", "debug", "orchestrator"];
-
-/// The most directories a skills folder's walk visits.
-const MAX_DIRS: usize = 10_000;
 
 /// What Kilo Code CLI loads when started in `options.cwd()` (see the module docs).
 pub fn emulate(options: &HostOptions) -> HostView {
@@ -72,23 +66,8 @@ pub fn emulate(options: &HostOptions) -> HostView {
     if let Some((path, reason)) = user.into_iter().find(|(p, _)| util::exists(p)) {
         loader.load(path, Scope::User, reason, None);
     }
-    let ways_up: Vec<PathBuf> = match repository {
-        Some(root) => {
-            let mut dirs = util::chain(root, cwd);
-            dirs.reverse();
-            dirs
-        }
-        None => cwd.ancestors().map(Path::to_path_buf).collect(),
-    };
-    for name in NAMES {
-        let found: Vec<PathBuf> = ways_up
-            .iter()
-            .map(|d| d.join(name))
-            .filter(|p| util::exists(p))
-            .collect();
-        if found.is_empty() {
-            continue;
-        }
+    let ways_up = util::up_to_repository(options);
+    if let Some((name, found)) = util::first_name_found(&ways_up, &NAMES) {
         for path in found {
             let reason = format!(
                 "{name}, the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the working directory up; every {name} on the way loads, nearest first, if it lies inside {}",
@@ -96,7 +75,6 @@ pub fn emulate(options: &HostOptions) -> HostView {
             );
             loader.load(path, Scope::Project, &reason, Some(&real_scope));
         }
-        break;
     }
     // The rules, as instructions: the user's, then the working directory's.
     let mut notes = Vec::new();
@@ -245,16 +223,8 @@ fn rule_files(dirs: &[PathBuf], notes: &mut Vec<String>) -> Vec<PathBuf> {
     let mut names = HashSet::new();
     let mut out = Vec::new();
     for dir in dirs {
-        let mut files: Vec<PathBuf> = util::entries(dir)
-            .into_iter()
-            .filter(|p| {
-                std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file())
-                    && p.extension().is_some_and(|e| e == "md")
-            })
-            .collect();
-        files.sort();
         let before = out.len();
-        for file in files {
+        for file in crate::md_files(dir) {
             if names.insert(util::name(&file)) {
                 out.push(file);
             }
@@ -295,7 +265,7 @@ fn add_skills(
     let mut config = vec![(home.join(".config/kilo"), Scope::User)];
     for up in ways_up {
         for dir in [".kilocode", ".kilo"] {
-            config.push((up.join(dir), scope_of(up, home)));
+            config.push((up.join(dir), util::scope_of(up, home)));
         }
     }
     for dir in [".kilocode", ".kilo"] {
@@ -310,70 +280,14 @@ fn add_skills(
             roots.push((dir.join(name), scope, false));
         }
     }
-    let mut seen = HashSet::new();
-    let mut skills: Vec<HostSkill> = Vec::new();
-    for (root, scope, hidden) in roots {
-        for path in util::find_all(&root, "SKILL.md", hidden, MAX_DIRS) {
-            if !seen.insert(path.clone()) {
-                continue;
-            }
-            let Some(text) = util::read_text(&path) else {
-                continue;
-            };
-            let Some((name, description)) = name_and_description(&text) else {
-                continue;
-            };
-            // A later source wins the name.
-            skills.retain(|s| s.name != name);
-            let Some(description) = description else {
-                continue;
-            };
-            skills.push(HostSkill {
-                name,
-                description,
-                path,
-                scope,
-                status: SkillStatus::Listed,
-                outside: None,
-            });
-        }
-    }
-    skills.sort_by(|a, b| util::locale_compare(&a.name, &b.name));
-    view.skills = skills;
-}
-
-fn scope_of(path: &Path, home: &Path) -> Scope {
-    if !home.as_os_str().is_empty() && path.starts_with(home) {
-        Scope::User
-    } else {
-        Scope::Project
-    }
+    // A later source wins the name.
+    view.skills = util::skills_catalog(&roots, name_and_description);
 }
 
 /// A skill's name and description as Kilo reads them (gray-matter over js-yaml, retried once
 /// with the values that hold a `:` quoted): `None` when the file is not loaded.
 fn name_and_description(text: &str) -> Option<(String, Option<String>)> {
-    let strict = |text: &str| {
-        let parsed = frontmatter::parse_frontmatter(text, &frontmatter::ParseOptions::new());
-        matches!(
-            parsed.outcome,
-            frontmatter::Outcome::Absent
-                | frontmatter::Outcome::Parsed
-                | frontmatter::Outcome::NotAMap
-        )
-        .then_some(parsed.frontmatter)
-    };
-    let map = strict(text).or_else(|| strict(&quoted(text)))?;
-    let name = match map.get("name") {
-        Some(Value::String(name)) => name.clone(),
-        _ => return None,
-    };
-    let description = match map.get("description") {
-        None => None,
-        Some(Value::String(d)) => Some(d.clone()),
-        Some(_) => return None,
-    };
-    Some((name, description))
+    util::strict_name_and_description(text, quoted)
 }
 
 /// Kilo's second reading of a frontmatter that failed: each top-level `key: value` line

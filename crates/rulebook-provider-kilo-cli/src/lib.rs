@@ -32,9 +32,9 @@
 pub use rulebook_kit::{LoadContext, Provider};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+use rulebook_kit::context_files::always_whole;
 use rulebook_kit::{
-    Activation, FileLoader, Level, LoadResult, Profile, ProviderError, ProviderMeta, Rule,
-    RuleCapability,
+    FileLoader, Level, LoadResult, Profile, ProviderError, ProviderMeta, Rule, RuleCapability,
 };
 
 pub mod host;
@@ -83,15 +83,7 @@ impl Provider<RuleCapability> for KiloCliProvider {
         ];
         for (dir, prefix, level) in folders {
             let Some(dir) = dir else { continue };
-            let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
-                .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
-                .unwrap_or_default();
-            entries.retain(|p| {
-                std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file())
-                    && p.extension().is_some_and(|e| e == "md")
-            });
-            entries.sort();
-            for path in entries {
+            for path in md_files(&dir) {
                 let stem = rulebook_kit::stem(&path);
                 files.push((path, format!("{prefix}{stem}"), level));
             }
@@ -104,16 +96,7 @@ impl Provider<RuleCapability> for KiloCliProvider {
             files.push((legacy, "kilo:kilocoderules".to_owned(), Level::Project));
         }
         for mode in host::MODES {
-            let mut entries: Vec<std::path::PathBuf> =
-                std::fs::read_dir(ctx.cwd.join(format!(".kilo/rules-{mode}")))
-                    .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
-                    .unwrap_or_default();
-            entries.retain(|p| {
-                std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file())
-                    && p.extension().is_some_and(|e| e == "md")
-            });
-            entries.sort();
-            for path in entries {
+            for path in md_files(&ctx.cwd.join(format!(".kilo/rules-{mode}"))) {
                 let stem = rulebook_kit::stem(&path);
                 files.push((path, format!("kilo:{mode}:{stem}"), Level::Project));
             }
@@ -127,17 +110,22 @@ impl Provider<RuleCapability> for KiloCliProvider {
             let Some(index) = loader.load_file(&path, &name, level, boundary, &mut out) else {
                 continue;
             };
-            let rule = &mut out.items[index];
-            let trimmed = rule.content.trim();
-            if trimmed.is_empty() {
-                out.items.truncate(index);
-                continue;
-            }
-            if trimmed.len() != rule.content.len() {
-                rule.content = trimmed.into();
-            }
-            rule.activate(Activation::AlwaysOn);
+            always_whole(&mut out, index);
         }
         Ok(out)
     }
+}
+
+/// The `*.md` files of `dir` as Kilo lists a rules folder (regular files: no link, no
+/// subfolder), sorted by name.
+pub(crate) fn md_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<std::path::PathBuf> = rulebook_kit::host::util::entries(dir)
+        .into_iter()
+        .filter(|p| {
+            std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file())
+                && p.extension().is_some_and(|e| e == "md")
+        })
+        .collect();
+    files.sort();
+    files
 }

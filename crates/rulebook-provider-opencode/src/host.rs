@@ -22,18 +22,12 @@
 //! the files a read adds below the working directory, and the tool's built-in skill.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rulebook_kit::frontmatter::{self, Value};
-use rulebook_kit::host::{
-    HostOptions, HostSkill, HostView, Scope, SkillStatus, Status, Tool, ToolInfo, util,
-};
+use rulebook_kit::host::{HostOptions, HostView, Scope, Status, Tool, ToolInfo, util};
 
 /// The names of the project's files, in the order the first found wins.
 pub const NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
-
-/// The most directories a skills folder's walk visits (links are followed; a loop ends).
-const MAX_DIRS: usize = 10_000;
 
 /// What OpenCode loads when started in `options.cwd()` (see the module docs).
 pub fn emulate(options: &HostOptions) -> HostView {
@@ -54,16 +48,8 @@ pub fn emulate(options: &HostOptions) -> HostView {
     if let Some((path, reason)) = user.into_iter().find(|(p, _)| util::exists(p)) {
         load(&mut view, &mut blocks, &mut seen, path, Scope::User, reason);
     }
-    let ways_up = way_up(options);
-    for name in NAMES {
-        let found: Vec<PathBuf> = ways_up
-            .iter()
-            .map(|d| d.join(name))
-            .filter(|p| util::exists(p))
-            .collect();
-        if found.is_empty() {
-            continue;
-        }
+    let ways_up = util::up_to_repository(options);
+    if let Some((name, found)) = util::first_name_found(&ways_up, &NAMES) {
         for path in found {
             let reason = format!(
                 "{name}, the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the working directory up; every {name} on the way loads, nearest first"
@@ -77,7 +63,6 @@ pub fn emulate(options: &HostOptions) -> HostView {
                 &reason,
             );
         }
-        break;
     }
     view.prompt = blocks.join("\n");
     if util::repository(options).is_none() {
@@ -103,20 +88,6 @@ pub fn emulate(options: &HostOptions) -> HostView {
     }
     add_skills(&mut view, options, &ways_up);
     view
-}
-
-/// The directories from the working directory up to the repository root, nearest first; up
-/// to `/` out of any repository.
-fn way_up(options: &HostOptions) -> Vec<PathBuf> {
-    let cwd = options.cwd();
-    match util::repository(options) {
-        Some(root) => {
-            let mut dirs = util::chain(root, cwd);
-            dirs.reverse();
-            dirs
-        }
-        None => cwd.ancestors().map(Path::to_path_buf).collect(),
-    }
 }
 
 /// One file as a block of the prompt; an empty one (or one that cannot be read) is left out.
@@ -154,83 +125,27 @@ fn add_skills(view: &mut HostView, options: &HostOptions, ways_up: &[PathBuf]) {
     }
     for up in ways_up {
         for dir in [".claude", ".agents"] {
-            roots.push((up.join(dir).join("skills"), scope_of(up, home), true));
+            roots.push((up.join(dir).join("skills"), util::scope_of(up, home), true));
         }
     }
     let config = home.join(".config/opencode");
     let opencode_dirs = std::iter::once(config).chain(ways_up.iter().map(|d| d.join(".opencode")));
     for dir in opencode_dirs {
-        let scope = scope_of(&dir, home);
+        let scope = util::scope_of(&dir, home);
         for name in ["skill", "skills"] {
             roots.push((dir.join(name), scope, false));
         }
     }
-    let mut seen = HashSet::new();
-    let mut skills: Vec<HostSkill> = Vec::new();
-    for (root, scope, hidden) in roots {
-        for path in util::find_all(&root, "SKILL.md", hidden, MAX_DIRS) {
-            if !seen.insert(path.clone()) {
-                continue;
-            }
-            let Some(text) = util::read_text(&path) else {
-                continue;
-            };
-            let Some((name, description)) = name_and_description(&text) else {
-                continue;
-            };
-            // The same name again: OpenCode keeps the last one parsed, which depends on
-            // timing; this view keeps the last one found.
-            skills.retain(|s| s.name != name);
-            let Some(description) = description else {
-                continue;
-            };
-            skills.push(HostSkill {
-                name,
-                description,
-                path,
-                scope,
-                status: SkillStatus::Listed,
-                outside: None,
-            });
-        }
-    }
-    skills.sort_by(|a, b| util::locale_compare(&a.name, &b.name));
-    view.skills = skills;
-}
-
-fn scope_of(path: &Path, home: &Path) -> Scope {
-    if !home.as_os_str().is_empty() && path.starts_with(home) {
-        Scope::User
-    } else {
-        Scope::Project
-    }
+    // The same name again: OpenCode keeps the last one parsed, which depends on timing;
+    // this view keeps the last one found.
+    view.skills = util::skills_catalog(&roots, name_and_description);
 }
 
 /// A skill's name and description as OpenCode reads them (gray-matter over js-yaml, retried
 /// once with its rewrite of `key: value: with colons` lines): `None` when the file is not
 /// loaded (no string `name`, a description that is not a string, YAML that fails twice).
 fn name_and_description(text: &str) -> Option<(String, Option<String>)> {
-    let strict = |text: &str| {
-        let parsed = frontmatter::parse_frontmatter(text, &frontmatter::ParseOptions::new());
-        matches!(
-            parsed.outcome,
-            frontmatter::Outcome::Absent
-                | frontmatter::Outcome::Parsed
-                | frontmatter::Outcome::NotAMap
-        )
-        .then_some(parsed.frontmatter)
-    };
-    let map = strict(text).or_else(|| strict(&sanitized(text)))?;
-    let name = match map.get("name") {
-        Some(Value::String(name)) => name.clone(),
-        _ => return None,
-    };
-    let description = match map.get("description") {
-        None => None,
-        Some(Value::String(d)) => Some(d.clone()),
-        Some(_) => return None,
-    };
-    Some((name, description))
+    util::strict_name_and_description(text, sanitized)
 }
 
 /// OpenCode's second reading of a frontmatter that failed: each top-level `key: value` line

@@ -28,10 +28,9 @@
 pub use rulebook_kit::{LoadContext, Provider};
 
 use rulebook_kit::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
-use rulebook_kit::context_files::{Chain, ContextFiles};
+use rulebook_kit::context_files::{Chain, ContextFiles, always_whole};
 use rulebook_kit::{
-    Activation, FileLoader, Level, LoadResult, Profile, ProviderError, ProviderMeta, Rule,
-    RuleCapability,
+    FileLoader, Level, LoadResult, Profile, ProviderError, ProviderMeta, Rule, RuleCapability,
 };
 
 pub mod host;
@@ -80,16 +79,7 @@ impl Provider<RuleCapability> for OpencodeProvider {
         if let Some(index) = user.and_then(|user| {
             loader.load_file(&user, "~:opencode:AGENTS", Level::User, None, &mut out)
         }) {
-            let rule = &mut out.items[index];
-            let trimmed = rule.content.trim();
-            if trimmed.is_empty() {
-                out.items.truncate(index);
-            } else {
-                if trimmed.len() != rule.content.len() {
-                    rule.content = trimmed.into();
-                }
-                rule.activate(Activation::AlwaysOn);
-            }
+            always_whole(&mut out, index);
         }
         FILES.load(&loader, ctx, &mut out);
         Ok(out)

@@ -1,50 +1,10 @@
 #!/bin/sh
-# Oracle: which instruction files Kilo Code CLI 7.7.7 (npm @kilocode/cli, built on OpenCode) loads for CWD with HOME,
-# the exact text of its instruction blocks, and the skills it lists.
-# usage: run.sh CWD HOME   -> one JSON object on stdout (see extract.py)
-# Offline: a new network namespace (loopback only) and mount namespace, HOME overlay-mounted so
-# the fixture home is never written; `kilo run --pure` against an OpenAI-compatible provider
-# whose endpoint is the loopback recorder, given in a config file outside the tree and the home
-# (KILO_CONFIG), so it shadows no opencode.json of the case. Requires root.
+# Oracle: which instruction files Kilo Code CLI 7.7.7 (npm @kilocode/cli, built on OpenCode)
+# loads for CWD with HOME, its instruction blocks and the skills it lists: OpenCode's runner
+# (`../opencode/run.sh`) with `kilo run --pure` and its config file named by KILO_CONFIG.
+# usage: run.sh CWD HOME   -> one JSON object on stdout
 set -eu
-[ $# -eq 2 ] || { echo "usage: $0 CWD HOME" >&2; exit 2; }
-HERE=$(cd "$(dirname "$0")" && pwd)
-CWD=$(cd "$1" && pwd -P)
-H=$(cd "$2" && pwd -P)
-BIN=${KILO_ORACLE_BIN:-${ORACLE_CACHE:?ORACLE_CACHE is the folder cargo xtask oracle installs the tools into}/kilo-cli/node_modules/@kilocode/cli-linux-x64/bin/kilo}
-
-PY=/usr/bin/python3
-O=$(mktemp -d /tmp/oracle-kilo-run.XXXXXX)
-if [ "${KILO_ORACLE_KEEP:-}" = 1 ]; then echo "oracle: scratch $O" >&2; else trap 'rm -rf "$O"' EXIT; fi
-mkdir -p "$O/up" "$O/wk" "$O/tmp"
-# A case marks a repository with an empty `.git` directory; Kilo asks git itself where the
-# repository is (`git rev-parse`), so each such marker from CWD up becomes a real repository.
-d=$CWD
-while :; do
-  if [ -d "$d/.git" ] && [ -z "$(ls -A "$d/.git")" ]; then
-    env -i PATH=/usr/bin:/bin HOME="$O" git -C "$d" init -q
-  fi
-  [ "$d" = / ] && break
-  d=$(dirname "$d")
-done
-export O CWD H BIN PY HERE
-timeout 150 unshare -n -m sh -c '
-  set -e
-  ip link set lo up
-  mount -t overlay overlay -o "lowerdir=$H,upperdir=$O/up,workdir=$O/wk" "$H"
-  "$PY" "$HERE/../opencode/recorder.py" "$O/req.jsonl" "$O/port" &
-  RP=$!
-  i=0; while [ ! -s "$O/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
-  PORT=$(cat "$O/port")
-  printf "%s" "{\"provider\":{\"oracle\":{\"npm\":\"@ai-sdk/openai-compatible\",\"name\":\"oracle\",\"options\":{\"baseURL\":\"http://127.0.0.1:$PORT/v1\",\"apiKey\":\"oracle-dummy-not-a-key\"},\"models\":{\"m\":{\"name\":\"m\"}}}},\"model\":\"oracle/m\",\"small_model\":\"oracle/m\",\"autoupdate\":false,\"share\":\"disabled\"}" > "$O/provider.json"
-  set +e
-  cd "$CWD"
-  env -i HOME="$H" PATH=/usr/bin:/bin TMPDIR="$O/tmp" TERM=dumb LANG=C.UTF-8 NO_COLOR=1 \
-      KILO_CONFIG="$O/provider.json" \
-      timeout 120 "$BIN" run --pure "say hello please" </dev/null >"$O/out" 2>"$O/err"
-  echo $? > "$O/rc"
-  kill $RP 2>/dev/null
-  wait $RP 2>/dev/null
-  exit 0
-' || { echo "oracle: sandbox failed" >&2; exit 1; }
-"$PY" "$HERE/../opencode/extract.py" "$O"
+ORACLE_BIN=${ORACLE_BIN:-${ORACLE_CACHE:?ORACLE_CACHE is the folder cargo xtask oracle installs the tools into}/kilo-cli/node_modules/@kilocode/cli-linux-x64/bin/kilo}
+ORACLE_CONFIG_VAR=KILO_CONFIG
+export ORACLE_BIN ORACLE_CONFIG_VAR
+exec sh "$(cd "$(dirname "$0")" && pwd)/../opencode/run.sh" "$@"

@@ -6,16 +6,19 @@
 # the fixture home is never written; `opencode run --pure` against an OpenAI-compatible provider
 # whose endpoint is the loopback recorder, given in a config file outside the tree and the home
 # (OPENCODE_CONFIG), so it shadows no opencode.json of the case. Requires root.
+# A fork run the same way (Kilo Code CLI: `../kilo-cli/run.sh`) sets ORACLE_BIN to its binary
+# and ORACLE_CONFIG_VAR to the variable that names that config file.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 CWD HOME" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 CWD=$(cd "$1" && pwd -P)
 H=$(cd "$2" && pwd -P)
-BIN=${OPENCODE_ORACLE_BIN:-${ORACLE_CACHE:?ORACLE_CACHE is the folder cargo xtask oracle installs the tools into}/opencode/node_modules/opencode-ai/bin/opencode.exe}
+BIN=${ORACLE_BIN:-${ORACLE_CACHE:?ORACLE_CACHE is the folder cargo xtask oracle installs the tools into}/opencode/node_modules/opencode-ai/bin/opencode.exe}
 [ -x "$BIN" ] || BIN=$(dirname "$BIN")/opencode
+CONFIG_VAR=${ORACLE_CONFIG_VAR:-OPENCODE_CONFIG}
 PY=/usr/bin/python3
 O=$(mktemp -d /tmp/oracle-opencode-run.XXXXXX)
-if [ "${OPENCODE_ORACLE_KEEP:-}" = 1 ]; then echo "oracle: scratch $O" >&2; else trap 'rm -rf "$O"' EXIT; fi
+if [ "${ORACLE_KEEP:-}" = 1 ]; then echo "oracle: scratch $O" >&2; else trap 'rm -rf "$O"' EXIT; fi
 mkdir -p "$O/up" "$O/wk" "$O/tmp"
 # A case marks a repository with an empty `.git` directory; OpenCode asks git itself where the
 # repository is (`git rev-parse`), so each such marker from CWD up becomes a real repository.
@@ -27,12 +30,12 @@ while :; do
   [ "$d" = / ] && break
   d=$(dirname "$d")
 done
-export O CWD H BIN PY HERE
+export O CWD H BIN PY HERE CONFIG_VAR
 timeout 150 unshare -n -m sh -c '
   set -e
   ip link set lo up
   mount -t overlay overlay -o "lowerdir=$H,upperdir=$O/up,workdir=$O/wk" "$H"
-  "$PY" "$HERE/recorder.py" "$O/req.jsonl" "$O/port" &
+  "$PY" "$HERE/../claude/recorder.py" "$O/req.jsonl" "$O/port" &
   RP=$!
   i=0; while [ ! -s "$O/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
   PORT=$(cat "$O/port")
@@ -40,7 +43,7 @@ timeout 150 unshare -n -m sh -c '
   set +e
   cd "$CWD"
   env -i HOME="$H" PATH=/usr/bin:/bin TMPDIR="$O/tmp" TERM=dumb LANG=C.UTF-8 NO_COLOR=1 \
-      OPENCODE_CONFIG="$O/provider.json" \
+      "$CONFIG_VAR=$O/provider.json" \
       timeout 120 "$BIN" run --pure "say hello please" </dev/null >"$O/out" 2>"$O/err"
   echo $? > "$O/rc"
   kill $RP 2>/dev/null

@@ -15,15 +15,23 @@ use crate::printer::escape;
 
 /// Where the tools run.
 pub(crate) struct Place<'a> {
-    pub(crate) cwd: &'a Path,
-    pub(crate) home: &'a Path,
-    /// The two, located once for every view.
+    /// The working directory and home, located once for every view.
     pub(crate) project: &'a rulebook::Project,
     /// `--show-outside`: the prompt even when it holds outside text.
     pub(crate) show_outside: bool,
 }
 
 impl Place<'_> {
+    /// The working directory.
+    pub(crate) fn cwd(&self) -> &Path {
+        self.project.cwd()
+    }
+
+    /// The user's home directory.
+    pub(crate) fn home(&self) -> &Path {
+        self.project.home()
+    }
+
     fn options(&self) -> HostOptions {
         HostOptions::for_project(self.project.clone()).show_outside(self.show_outside)
     }
@@ -40,12 +48,12 @@ impl Place<'_> {
     /// A path as a person reads it: relative to the working directory, `~/…` under the
     /// home, else relative with `..` (or absolute when nothing is shared).
     fn show(&self, path: &Path) -> String {
-        rulebook::stages::rule::show_path(path, self.cwd, self.home)
+        rulebook::stages::rule::show_path(path, self.cwd(), self.home())
     }
 
     /// A view's reason or note, with the paths in it as [`Place::show`] writes them.
     fn said(&self, text: &str) -> String {
-        rulebook::stages::rule::show_paths_in(text, self.cwd, self.home)
+        rulebook::stages::rule::show_paths_in(text, self.cwd(), self.home())
     }
 
     /// Every file `host` considered, then the rule files other tools read here that it
@@ -69,7 +77,7 @@ impl Place<'_> {
             .into_iter()
             .filter(|(path, _)| !view.files.iter().any(|f| &f.path == path))
             .map(|(path, readers)| HostFile {
-                scope: if path.starts_with(self.home) && !self.cwd.starts_with(self.home) {
+                scope: if path.starts_with(self.home()) && !self.cwd().starts_with(self.home()) {
                     HostScope::User
                 } else {
                     HostScope::Project
@@ -179,7 +187,7 @@ pub(crate) fn list(place: &Place<'_>, host: Host, json: bool) -> String {
             })
             .collect();
         return to_json(&List {
-            head: JsonHead::new(host, place.cwd),
+            head: JsonHead::new(host, place.cwd()),
             files,
             skills: &view.skills,
             notes: &view.notes,
@@ -264,7 +272,7 @@ pub(crate) fn explain(place: &Place<'_>, host: Host, json: bool) -> String {
             notes: &'a [String],
         }
         return to_json(&Explain {
-            head: JsonHead::new(host, place.cwd),
+            head: JsonHead::new(host, place.cwd()),
             files,
             notes: &view.notes,
         });
@@ -299,7 +307,7 @@ pub(crate) fn prompt(place: &Place<'_>, host: Host, json: bool) -> String {
             notes: &'a [String],
         }
         return to_json(&Prompt {
-            head: JsonHead::new(host, place.cwd),
+            head: JsonHead::new(host, place.cwd()),
             text: &view.prompt,
             notes: &view.notes,
         });
@@ -317,7 +325,7 @@ pub(crate) fn matches(place: &Place<'_>, host: Host, paths: &[PathBuf], json: bo
     let at_start: Vec<&HostFile> = view.loaded().collect();
     let per_path: Vec<(&PathBuf, Vec<&HostFile>)> = paths
         .iter()
-        .map(|p| (p, view.touching(place.cwd, p)))
+        .map(|p| (p, view.touching(place.cwd(), p)))
         .collect();
     if json {
         #[derive(Serialize)]
@@ -336,7 +344,7 @@ pub(crate) fn matches(place: &Place<'_>, host: Host, paths: &[PathBuf], json: bo
             paths: Vec<PathFiles<'a>>,
         }
         return to_json(&Match {
-            head: JsonHead::new(host, place.cwd),
+            head: JsonHead::new(host, place.cwd()),
             at_start: at_start.iter().map(|f| f.path.as_path()).collect(),
             paths: per_path
                 .iter()
@@ -434,7 +442,7 @@ pub(crate) fn compare(
                 if p.is_absolute() {
                     p.clone()
                 } else {
-                    place.cwd.join(p)
+                    place.cwd().join(p)
                 }
             })
             .collect();
@@ -542,7 +550,7 @@ pub(crate) fn compare(
             })
             .collect();
         return to_json(&Compare {
-            cwd: place.cwd,
+            cwd: place.cwd(),
             verified: hosts.iter().copied().filter(|h| h.verified()).collect(),
             nothing_here,
             budget,

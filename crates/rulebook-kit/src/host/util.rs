@@ -227,6 +227,112 @@ pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
         .then_with(|| a.cmp(b))
 }
 
+/// The directories from the working directory up to the repository root as git finds it
+/// ([`repository`]), nearest first; up to `/` out of any repository (OpenCode's walk up).
+pub fn up_to_repository(options: &super::HostOptions) -> Vec<PathBuf> {
+    let cwd = options.cwd();
+    match repository(options) {
+        Some(root) => {
+            let mut dirs = chain(root, cwd);
+            dirs.reverse();
+            dirs
+        }
+        None => cwd.ancestors().map(Path::to_path_buf).collect(),
+    }
+}
+
+/// The first of `names` that is in any of `dirs` (a directory counts, as Node's `exists`
+/// says), with every file of that name there, in the order of `dirs`: the name OpenCode
+/// and its forks read, and the files they load.
+pub fn first_name_found<'n>(
+    dirs: &[PathBuf],
+    names: &[&'n str],
+) -> Option<(&'n str, Vec<PathBuf>)> {
+    names.iter().find_map(|&name| {
+        let found: Vec<PathBuf> = dirs
+            .iter()
+            .map(|d| d.join(name))
+            .filter(|p| exists(p))
+            .collect();
+        (!found.is_empty()).then_some((name, found))
+    })
+}
+
+/// The user's when under the home, else the project's.
+pub fn scope_of(path: &Path, home: &Path) -> super::Scope {
+    if !home.as_os_str().is_empty() && path.starts_with(home) {
+        super::Scope::User
+    } else {
+        super::Scope::Project
+    }
+}
+
+/// A skill's name and its description, if any, as gray-matter over js-yaml reads them: the
+/// frontmatter's YAML must be valid, as written or once rewritten by `retry` (the tool's own
+/// second reading); the name must be a string, the description absent or a string. `None`:
+/// the skill is not loaded.
+pub fn strict_name_and_description(
+    text: &str,
+    retry: impl Fn(&str) -> String,
+) -> Option<(String, Option<String>)> {
+    use rulebook_frontmatter::{Outcome, ParseOptions, Value, parse_frontmatter};
+    let strict = |text: &str| {
+        let parsed = parse_frontmatter(text, &ParseOptions::new());
+        matches!(
+            parsed.outcome,
+            Outcome::Absent | Outcome::Parsed | Outcome::NotAMap
+        )
+        .then_some(parsed.frontmatter)
+    };
+    let map = strict(text).or_else(|| strict(&retry(text)))?;
+    let name = match map.get("name") {
+        Some(Value::String(name)) => name.clone(),
+        _ => return None,
+    };
+    let description = match map.get("description") {
+        None => None,
+        Some(Value::String(d)) => Some(d.clone()),
+        Some(_) => return None,
+    };
+    Some((name, description))
+}
+
+/// A skills catalog as OpenCode builds it (and its forks): every `SKILL.md` below each root
+/// in turn (`(folder, scope, hidden folders searched too)`, [`find_all`]), each path once,
+/// read by `read` (`None`: not loaded); a later one wins a name; listed only with a
+/// description; sorted by [`locale_compare`].
+pub fn skills_catalog(
+    roots: &[(PathBuf, super::Scope, bool)],
+    read: impl Fn(&str) -> Option<(String, Option<String>)>,
+) -> Vec<super::HostSkill> {
+    let mut seen = HashSet::new();
+    let mut skills: Vec<super::HostSkill> = Vec::new();
+    for (root, scope, hidden) in roots {
+        for path in find_all(root, "SKILL.md", *hidden, MAX_DIRS) {
+            if !seen.insert(path.clone()) {
+                continue;
+            }
+            let Some((name, description)) = read_text(&path).and_then(|text| read(&text)) else {
+                continue;
+            };
+            skills.retain(|s| s.name != name);
+            let Some(description) = description else {
+                continue;
+            };
+            skills.push(super::HostSkill {
+                name,
+                description,
+                path,
+                scope: *scope,
+                status: super::SkillStatus::Listed,
+                outside: None,
+            });
+        }
+    }
+    skills.sort_by(|a, b| locale_compare(&a.name, &b.name));
+    skills
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
