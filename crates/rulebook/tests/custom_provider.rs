@@ -90,6 +90,7 @@ fn a_new_provider_takes_its_place_by_priority() {
             "qwen",
             "cline",
             "continue",
+            "copilot-cli",
             "roo",
             "kilo-cli",
             "kilocode",

@@ -44,6 +44,21 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "r/sub/AGENTS.md",
         "a blank AGENTS.md makes no rule in the union view (the `agents-md` provider follows Codex, which skips it); OpenCode sends its blank text",
     ),
+    (
+        "copilot-cli-order",
+        "r/a/b/c/AGENTS.md",
+        "as `codex-override`: the `agents-md` provider reads the AGENTS.override.md beside it, as Codex does; Copilot CLI reads AGENTS.md and never the override",
+    ),
+    (
+        "copilot-cli-order",
+        "r/a/b/c/.github/copilot-instructions.md",
+        "the `copilot` provider reads `.github/copilot-instructions.md` at the project root, as GitHub's documentation and VS Code do; Copilot CLI also reads the working directory's and those between",
+    ),
+    (
+        "copilot-cli-order",
+        "r/a/.github/copilot-instructions.md",
+        "as the working directory's `.github/copilot-instructions.md` of this case: Copilot CLI reads the one of a directory between the root and the working directory",
+    ),
 ];
 
 /// Known differences of activation, each with its cause; each must still differ.
@@ -66,6 +81,72 @@ const KNOWN_ACTIVATION: &[(&str, &str, &str, &str)] = &[
         "home/Documents/Cline/Rules/style.md",
         "ws",
         "as `cline-dedup`: Cline CLI's last title read wins, so a global rule overrides the workspace's; the `cline` provider follows the extension, where the workspace's rule wins a name clash",
+    ),
+    (
+        "copilot-cli-instructions",
+        "r/.github/instructions/none.instructions.md",
+        "r",
+        "the `copilot` provider reads an instructions file without `applyTo` as VS Code does (listed by its description, attached on request); Copilot CLI sends it at start",
+    ),
+    (
+        "copilot-cli-instructions",
+        "r/.github/instructions/desc.instructions.md",
+        "r",
+        "as `none.instructions.md`: a frontmatter without `applyTo`",
+    ),
+    (
+        "copilot-cli-instructions",
+        "home/.copilot/instructions/plain.instructions.md",
+        "r",
+        "as `none.instructions.md`, the user's",
+    ),
+    (
+        "copilot-cli-instructions",
+        "r/.claude/rules/r2.md",
+        "r",
+        "the `claude` provider reads `paths: \"**\"` as Claude Code does (attached when a file is worked on); Copilot CLI sends the rule at start",
+    ),
+    (
+        "copilot-cli-instructions",
+        "home/.copilot/instructions/sub/udeep.instructions.md",
+        "r",
+        "as `none.instructions.md`, the user's, in a subfolder",
+    ),
+    (
+        "copilot-cli-instructions",
+        "home/.copilot/instructions/plain.instructions.md",
+        "r/s",
+        "as at `r`",
+    ),
+    (
+        "copilot-cli-instructions",
+        "home/.copilot/instructions/sub/udeep.instructions.md",
+        "r/s",
+        "as at `r`",
+    ),
+    (
+        "copilot-cli-instructions",
+        "r/.github/instructions/desc.instructions.md",
+        "r/s",
+        "as at `r`",
+    ),
+    (
+        "copilot-cli-instructions",
+        "r/.github/instructions/none.instructions.md",
+        "r/s",
+        "as at `r`",
+    ),
+    (
+        "copilot-cli-instructions",
+        "r/.claude/rules/r2.md",
+        "r/s",
+        "as at `r`",
+    ),
+    (
+        "copilot-cli-no-git",
+        "p/q/.github/instructions/a.instructions.md",
+        "p/q",
+        "as `copilot-cli-instructions`' `none.instructions.md`: no `applyTo`",
     ),
 ];
 

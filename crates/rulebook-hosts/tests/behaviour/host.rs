@@ -51,6 +51,11 @@ fn each_host_says_which_tool_and_version_it_reproduces() {
             "Kilo Code CLI",
             "verified against Kilo Code CLI 7.7.7",
         ),
+        (
+            "copilot-cli",
+            "GitHub Copilot CLI",
+            "verified against GitHub Copilot CLI 1.0.102",
+        ),
         ("cursor", "Cursor", "Cursor: documented, not verified"),
         ("windsurf", "Windsurf", "Windsurf: documented, not verified"),
         (
@@ -160,6 +165,7 @@ fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
             tool("continue"),
             tool("opencode"),
             tool("kilo-cli"),
+            tool("copilot-cli"),
             tool("qwen")
         ]
     );
