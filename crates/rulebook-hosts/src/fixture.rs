@@ -233,7 +233,8 @@ pub fn golden_of(view: &HostView, root: &Path, cwd: &str) -> Golden {
             .filter(|s| s.status != crate::SkillStatus::Omitted)
             .map(|s| GoldenSkill {
                 name: s.name.clone(),
-                description: s.description.clone(),
+                // A description may name its file (the OpenHands SDK's cut does).
+                description: redact(root, &s.description),
                 path: relative(root, &s.path),
             })
             .collect(),

@@ -1,8 +1,11 @@
 //! The OpenHands microagents provider (behaviour.md §13, the `openhands` row), Extended only.
 //!
-//! OpenHands (`All-Hands-AI/OpenHands` 156d068, `openhands/microagent/microagent.py`)
-//! reads `.openhands/microagents/**/*.md` of the repository, recursively, `README.md`
-//! skipped, then the user's `~/.openhands/microagents`; a microagent's name is its path
+//! The OpenHands SDK (1.58.2) reads the `*.md` files of `.agents/skills`, `.openhands/skills`
+//! and `.openhands/microagents`, recursively (`README.md`, `SKILL.md` and a skill's folder
+//! skipped), of the working directory, then of the repository root, then the user's; so
+//! does this provider. Their kinds follow OpenHands' V0 microagents
+//! (`All-Hands-AI/OpenHands` 156d068, `openhands/microagent/microagent.py`), where
+//! a microagent's name is its path
 //! under the folder without `.md` (`sub/foo`; rulebook's rule `sub:foo`), whatever its
 //! frontmatter `name`. Its kind
 //! comes from its keys, not from `type` (which is only validated):
@@ -20,8 +23,8 @@
 //! The semantics agree on the test and differ on the text tested: OpenHands tests the
 //! user's messages, rulebook's TTSR manager the model's output stream.
 //!
-//! [`host`] is the tool's own view (`--as openhands`): documented from its source, not
-//! verified.
+//! [`host`] is the tool's own view (`--as openhands`), verified against the OpenHands SDK
+//! 1.58.2: its third-party files, skills folders, `<REPO_CONTEXT>` and skills catalog.
 //!
 //! Depends on `rulebook-kit`.
 //!
@@ -85,7 +88,7 @@ pub struct OpenhandsProvider;
 pub static INFO: ProviderMeta = ProviderMeta::new(
     "openhands",
     "OpenHands",
-    "OpenHands microagents: .openhands/microagents/**/*.md (repo, knowledge, task), then the user's (Extended)",
+    "OpenHands microagents: the *.md files of .agents/skills, .openhands/skills and .openhands/microagents (repo, knowledge, task), the working directory's, the root's, then the user's (Extended)",
     18,
 )
 .with_known_keys(KNOWN_KEYS)
@@ -112,16 +115,47 @@ impl Provider<RuleCapability> for OpenhandsProvider {
             rule.content = rule.content.trim().into();
             rule.activate(Activation::AlwaysOn);
         }
-        let mut dirs = vec![(root.join(".openhands/microagents"), Level::Project)];
-        if let Some(user) = ctx.in_home(".openhands/microagents") {
-            dirs.push((user, Level::User));
+        // The SDK's skills folders, the working directory's first, then the root's, then the
+        // user's: their loose `*.md` files are microagents; the `SKILL.md` folders beside
+        // them are skills (the `agents` provider's in `.agents/skills`).
+        let mut dirs = Vec::new();
+        let mut project_dirs = vec![ctx.cwd.clone()];
+        if ctx.cwd != *root {
+            project_dirs.push(root.clone());
+        }
+        for base in &project_dirs {
+            for folder in FOLDERS {
+                dirs.push((base.join(folder), Level::Project));
+            }
+        }
+        for folder in FOLDERS {
+            if let Some(user) = ctx.in_home(folder) {
+                dirs.push((user, Level::User));
+            }
         }
         for (dir, level) in dirs {
             let first = out.items.len();
             let name = |path: &Path| rulebook_kit::path_name(&dir, path, level);
-            let keep = |path: &Path| path.file_name().is_none_or(|n| n != "README.md");
+            let skill_dirs = skill_folders(&dir);
+            let keep = |path: &Path| {
+                path.file_name().is_none_or(|n| {
+                    n != "README.md" && !n.to_string_lossy().eq_ignore_ascii_case("skill.md")
+                }) && !skill_dirs.iter().any(|d| path.starts_with(d))
+            };
             let boundary = (level == Level::Project).then_some(root.as_path());
+            let diagnostics = out.diagnostics.len();
             loader.load_dir_where(&dir, &["md"], level, boundary, &mut out, &name, &keep);
+            // A skill's folder is not a microagents folder: what its walk says is not ours
+            // (a linked skill folder, the `agents` provider's).
+            let mut at = 0;
+            out.diagnostics.retain(|d| {
+                at += 1;
+                at <= diagnostics
+                    || !(d.code == DiagnosticCode::WalkFailed
+                        && d.path
+                            .as_ref()
+                            .is_some_and(|p| skill_dirs.iter().any(|s| p.starts_with(s))))
+            });
             let mut notes = Vec::new();
             for rule in &mut out.items[first..] {
                 notes.extend(kind(rule));
@@ -130,6 +164,37 @@ impl Provider<RuleCapability> for OpenhandsProvider {
         }
         Ok(out)
     }
+}
+
+/// The skills folders the OpenHands SDK reads in a project directory and in the home, in
+/// its order.
+pub const FOLDERS: [&str; 3] = [
+    ".agents/skills",
+    ".openhands/skills",
+    ".openhands/microagents",
+];
+
+/// The folders of `dir` that hold a `SKILL.md` (any case): a skill each, not microagents.
+fn skill_folders(dir: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_dir()
+                && std::fs::read_dir(p).is_ok_and(|mut inner| {
+                    inner.any(|e| {
+                        e.is_ok_and(|e| {
+                            e.file_name()
+                                .to_string_lossy()
+                                .eq_ignore_ascii_case("skill.md")
+                        })
+                    })
+                })
+        })
+        .collect()
 }
 
 /// A microagent's kind, from its keys, onto the rule.

@@ -59,6 +59,31 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "r/a/.github/copilot-instructions.md",
         "as the working directory's `.github/copilot-instructions.md` of this case: Copilot CLI reads the one of a directory between the root and the working directory",
     ),
+    (
+        "continue-agent-names",
+        "r/sub/AGENTS.md",
+        "as `opencode-empty-claims`: a blank AGENTS.md makes no rule in the union view; the OpenHands SDK sends its blank text",
+    ),
+    (
+        "continue-user",
+        "r/.cursorrules",
+        "the `cursor` provider reads `.cursorrules` in the working directory, the folder Cursor opens; the OpenHands SDK also reads the repository root's",
+    ),
+    (
+        "mixed-cursor-only",
+        "r/.cursorrules",
+        "as `continue-user`: the root's `.cursorrules` from a subdirectory",
+    ),
+    (
+        "openhands-third-party",
+        "r/.cursorrules",
+        "as `continue-user`: the root's `.cursorrules` from a subdirectory",
+    ),
+    (
+        "openhands-third-party",
+        "r/AGENT.md",
+        "the `zed` and `roo` providers read AGENT.md only when AGENTS.md is missing or blank, as those tools do; the OpenHands SDK takes AGENT.md first (it sorts before AGENTS.md) as its `agents`",
+    ),
 ];
 
 /// Known differences of activation, each with its cause; each must still differ.
@@ -141,6 +166,12 @@ const KNOWN_ACTIVATION: &[(&str, &str, &str, &str)] = &[
         "r/.claude/rules/r2.md",
         "r/s",
         "as at `r`",
+    ),
+    (
+        "gemini-link",
+        "r/sub/GEMINI.md",
+        "r/sub",
+        "a link to r/GEMINI.md: one rule in the union view (the same file), under the root's name; the OpenHands SDK takes the working directory's by name and the root's is the one it drops",
     ),
     (
         "copilot-cli-no-git",

@@ -216,7 +216,7 @@ fn normalize(
                 .iter()
                 .map(|s| GoldenSkill {
                     name: s["name"].as_str().unwrap_or_default().to_owned(),
-                    description: s["description"].as_str().unwrap_or_default().to_owned(),
+                    description: redact(root, s["description"].as_str().unwrap_or_default()),
                     path: relative(root, Path::new(s["path"].as_str().unwrap_or_default())),
                 })
                 .collect()

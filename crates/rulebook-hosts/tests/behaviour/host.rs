@@ -84,8 +84,8 @@ fn each_host_says_which_tool_and_version_it_reproduces() {
         ("goose", "Goose", "Goose: documented, not verified"),
         (
             "openhands",
-            "OpenHands",
-            "OpenHands: documented, not verified",
+            "OpenHands SDK",
+            "verified against OpenHands SDK 1.58.2",
         ),
         (
             "firebase",
@@ -166,7 +166,8 @@ fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
             tool("opencode"),
             tool("kilo-cli"),
             tool("copilot-cli"),
-            tool("qwen")
+            tool("qwen"),
+            tool("openhands")
         ]
     );
     let named = Case {
