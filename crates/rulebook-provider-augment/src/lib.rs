@@ -1,7 +1,7 @@
 //! The Augment Code rules provider (behaviour.md §13, the `augment` row), Extended only.
 //!
 //! Augment (its extensions and the Auggie CLI; `RulesService` in `@augmentcode/auggie`
-//! 0.36.0, read in the bundle, not run) reads at the workspace root `.augment-guidelines`
+//! 0.36.0, read in the bundle and run offline) reads at the workspace root `.augment-guidelines`
 //! (workspace guidelines, 2,000 characters at most), `.augment/rules/**` (recursive, `.md`
 //! and `.mdc`), and the user's `~/.augment/rules/**` (always applied, whatever their
 //! frontmatter) and `~/.augment/user-guidelines.md`. A workspace rule's type:
@@ -16,9 +16,12 @@
 //! guidelines are `augment-guidelines` and `~:user-guidelines`. `AGENTS.md` and
 //! `CLAUDE.md`, which Augment also reads, have their own providers.
 //!
-//! [`host`] is the tool's own view (`--as augment`): documented, not verified.
+//! [`host`] is the tool's own view (`--as augment`), verified against Augment's CLI (`auggie`)
+//! 0.36.0: the workspace root, the rules and guidelines its chat request carries, and its
+//! skills.
 //!
-//! Depends on `rulebook-kit`.
+//! Depends on `rulebook-kit`, `regex` (the CLI's frontmatter pattern) and `serde_json`
+//! (`.augment/rules/settings.json`).
 //!
 //! ```
 //! use rulebook_provider_augment::{AugmentProvider, LoadContext, Provider};

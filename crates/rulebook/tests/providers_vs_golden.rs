@@ -168,6 +168,18 @@ const KNOWN_ACTIVATION: &[(&str, &str, &str, &str)] = &[
         "as at `r`",
     ),
     (
+        "augment-rules",
+        "r/.augment/rules/broken.md",
+        "r",
+        "the union view recovers the description of YAML that fails (Extended E4, with a warning) and the `augment` provider reads it as agent-requested; Augment's CLI reads no key of such a block and sends the rule as always",
+    ),
+    (
+        "augment-rules",
+        "r/.augment/rules/broken.md",
+        "r/sub",
+        "as at `r`",
+    ),
+    (
         "gemini-link",
         "r/sub/GEMINI.md",
         "r/sub",

@@ -77,7 +77,11 @@ fn each_host_says_which_tool_and_version_it_reproduces() {
             "Amazon Q Developer: documented, not verified",
         ),
         ("trae", "Trae", "Trae: documented, not verified"),
-        ("augment", "Augment", "Augment: documented, not verified"),
+        (
+            "augment",
+            "Augment CLI",
+            "verified against Augment CLI 0.36.0",
+        ),
         ("junie", "Junie", "Junie: documented, not verified"),
         ("warp", "Warp", "Warp: documented, not verified"),
         ("crush", "Crush", "Crush: documented, not verified"),
@@ -167,6 +171,7 @@ fn a_case_runs_through_the_verified_hosts_unless_it_names_some() {
             tool("kilo-cli"),
             tool("copilot-cli"),
             tool("qwen"),
+            tool("augment"),
             tool("openhands")
         ]
     );
