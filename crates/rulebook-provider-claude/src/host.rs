@@ -159,27 +159,31 @@ pub fn emulate(options: &HostOptions) -> HostView {
 }
 
 /// The skills Claude Code 2.1.332 lists for its Skill tool at start (observed offline: the
-/// oracle records the request; `fixtures/hosts/claude-skills`): the user's
-/// `~/.claude/skills` first, then `.claude/skills` in the working directory and each
-/// ancestor up to the git root (the working directory alone outside a repository), each
-/// folder's skills in the order of their folder names (letter case aside); one skill per
-/// folder name, the first (so personal over project); a skill is its folder, shown
-/// `FOLDER (NAME)` when its `name` differs; with no description, its body's first
-/// paragraph. Claude Code's own skills follow and are not emulated, nor its listing budget
-/// (1% of the context window).
+/// oracle records the request; `fixtures/hosts/claude-skills`, `claude-skills-shapes`,
+/// `claude-commands`): the user's `~/.claude/skills` first, then `.claude/skills` in the
+/// working directory and each ancestor up to the git root (up to `/` outside a
+/// repository), each folder's skills in the order of their folder names (letter case
+/// aside); one skill per folder name, the first (so personal over project); a skill is its
+/// folder, shown `FOLDER (NAME)` when its `name` differs and is not a name already listed;
+/// its description, else its body's first paragraph, else `Skill`;
+/// `disable-model-invocation: true` keeps it out. Then the custom commands
+/// (`.claude/commands/**/*.md` of the user, the working directory and the same ancestors),
+/// sorted by name (`sub:name` for one in a subfolder), one of a skill's name left out: the
+/// description, else the first paragraph, else `Custom command`. Claude Code's own skills
+/// follow and are not emulated, nor its listing budget (1% of the context window).
 fn add_skills(view: &mut HostView, options: &HostOptions) {
     let (cwd, home) = (options.cwd(), options.home());
-    let mut roots = vec![(home.join(".claude/skills"), Scope::User)];
-    let dirs = match options.git_root() {
-        Some(root) => util::chain(root, cwd),
-        None => vec![cwd.to_path_buf()],
+    let dirs: Vec<PathBuf> = match options.git_root() {
+        Some(root) => util::chain(root, cwd).into_iter().rev().collect(),
+        None => cwd.ancestors().map(Path::to_path_buf).collect(),
     };
+    let mut roots = vec![(home.join(".claude/skills"), Scope::User)];
     roots.extend(
-        dirs.into_iter()
-            .rev()
+        dirs.iter()
             .map(|d| (d.join(".claude/skills"), Scope::Project)),
     );
     let mut seen: HashSet<String> = HashSet::new();
+    let mut listed: HashSet<String> = HashSet::new();
     for (root, scope) in roots {
         let mut folders: Vec<PathBuf> = util::entries(&root)
             .into_iter()
@@ -199,6 +203,11 @@ fn add_skills(view: &mut HostView, options: &HostOptions) {
                 continue;
             };
             let (frontmatter, body) = util::frontmatter(&text);
+            if frontmatter.get("disable-model-invocation")
+                == Some(&rulebook_kit::frontmatter::Value::Bool(true))
+            {
+                continue;
+            }
             let string = |key: &str| match frontmatter.get(key) {
                 Some(rulebook_kit::frontmatter::Value::String(s)) if !s.trim().is_empty() => {
                     Some(s.trim().to_owned())
@@ -206,17 +215,15 @@ fn add_skills(view: &mut HostView, options: &HostOptions) {
                 _ => None,
             };
             let name = match string("name") {
-                Some(name) if name != folder_name => format!("{folder_name} ({name})"),
-                _ => folder_name,
+                Some(name) if name != folder_name && !listed.contains(&name) => {
+                    format!("{folder_name} ({name})")
+                }
+                _ => folder_name.clone(),
             };
-            let description = string("description").unwrap_or_else(|| {
-                body.trim()
-                    .split("\n\n")
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_owned()
-            });
+            listed.insert(folder_name);
+            let description = string("description")
+                .or_else(|| first_paragraph(&body))
+                .unwrap_or_else(|| "Skill".to_owned());
             view.skills.push(rulebook_kit::host::HostSkill {
                 name,
                 description,
@@ -227,6 +234,78 @@ fn add_skills(view: &mut HostView, options: &HostOptions) {
             });
         }
     }
+    add_commands(view, home, &dirs, &listed);
+}
+
+/// A body's first paragraph, trimmed; `None` for a blank body.
+fn first_paragraph(body: &str) -> Option<String> {
+    let first = body.trim().split("\n\n").next().unwrap_or("").trim();
+    (!first.is_empty()).then(|| first.to_owned())
+}
+
+/// Every `*.md` file below `root`, in path order (links followed, each folder once).
+fn markdown_below(root: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    let mut visited = util::Visited::default();
+    while let Some(dir) = stack.pop() {
+        if !visited.first_visit(&dir) {
+            continue;
+        }
+        for path in util::entries(&dir) {
+            if util::is_dir(&path) {
+                stack.push(path);
+            } else if util::is_file(&path) && util::has_suffix(&path, ".md") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Claude Code's custom commands, listed after the skills (see [`add_skills`]).
+fn add_commands(view: &mut HostView, home: &Path, dirs: &[PathBuf], skills: &HashSet<String>) {
+    let mut roots = vec![(home.join(".claude/commands"), Scope::User)];
+    roots.extend(
+        dirs.iter()
+            .map(|d| (d.join(".claude/commands"), Scope::Project)),
+    );
+    let mut commands: Vec<rulebook_kit::host::HostSkill> = Vec::new();
+    for (root, scope) in roots {
+        for path in markdown_below(&root) {
+            let Ok(rel) = path.strip_prefix(&root) else {
+                continue;
+            };
+            let name = rel
+                .with_extension("")
+                .to_string_lossy()
+                .replace(std::path::MAIN_SEPARATOR, ":");
+            if skills.contains(&name) || commands.iter().any(|c| c.name == name) {
+                continue;
+            }
+            let Some(text) = util::read_text(&path) else {
+                continue;
+            };
+            let (frontmatter, body) = util::frontmatter(&text);
+            let description = match frontmatter.get("description") {
+                Some(rulebook_kit::frontmatter::Value::String(s)) if !s.trim().is_empty() => {
+                    s.trim().to_owned()
+                }
+                _ => first_paragraph(&body).unwrap_or_else(|| "Custom command".to_owned()),
+            };
+            commands.push(rulebook_kit::host::HostSkill {
+                name,
+                description,
+                path,
+                scope,
+                status: rulebook_kit::host::SkillStatus::Listed,
+                outside: None,
+            });
+        }
+    }
+    commands.sort_by(|a, b| a.name.cmp(&b.name));
+    view.skills.extend(commands);
 }
 
 impl Loader<'_> {

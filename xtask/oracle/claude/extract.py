@@ -81,17 +81,21 @@ for p in hook_files:
 # Skills: the "- NAME: DESCRIPTION" lines after "The following skills are available for use
 # with the Skill tool:" in the first user message. Claude Code lists no path: each line is
 # matched to a SKILL.md of the tree (the user's ~/.claude/skills, then .claude/skills from
-# the cwd up to the root) by its folder name and description; the built-in skills, which
-# match no file, are left out.
+# the cwd up to /) by its folder name and description, else to a custom command of the
+# tree by its name; the built-in skills, which match no file, are left out.
 LISTING = "The following skills are available for use with the Skill tool:\n\n"
-def candidates():
-    roots = [os.path.join(os.environ.get("H", ""), ".claude", "skills")]
+def ancestors():
     d = os.environ.get("CWD", "")
+    out = []
     while d:
-        roots.append(os.path.join(d, ".claude", "skills"))
+        out.append(d)
         if d == os.path.dirname(d):
             break
         d = os.path.dirname(d)
+    return out
+def candidates():
+    roots = [os.path.join(os.environ.get("H", ""), ".claude", "skills")]
+    roots += [os.path.join(d, ".claude", "skills") for d in ancestors()]
     found = []
     for root in roots:
         if not os.path.isdir(root):
@@ -100,6 +104,20 @@ def candidates():
             f = os.path.join(root, entry, "SKILL.md")
             if os.path.isfile(f):
                 found.append((entry, f, open(f, encoding="utf-8", errors="replace").read()))
+    return found
+# Custom commands (`.claude/commands/**/*.md` of the user and of the working directory up):
+# listed after the skills as `NAME: DESCRIPTION`, `sub:name` for one in a subfolder.
+def commands():
+    roots = [os.path.join(os.environ.get("H", ""), ".claude", "commands")]
+    roots += [os.path.join(d, ".claude", "commands") for d in ancestors()]
+    found = []
+    for root in roots:
+        for dirpath, _, names in os.walk(root, followlinks=True):
+            for n in sorted(names):
+                if n.endswith(".md"):
+                    f = os.path.join(dirpath, n)
+                    rel = os.path.relpath(f, root)[:-3].replace(os.sep, ":")
+                    found.append((rel, f, open(f, encoding="utf-8", errors="replace").read()))
     return found
 skills = []
 listing = ""
@@ -114,13 +132,18 @@ for m in body.get("messages", []):
     if listing:
         break
 cands = candidates()
+cmds = commands()
+# The tool's fallbacks when a file says nothing: `Skill`, `Custom command`.
+FALLBACKS = ("Skill", "Custom command")
 for line in listing.split("\n"):
     m = re.match(r"^- (.+?): (.*)$", line)
     if not m:
         break
     display, desc = m.group(1), m.group(2)
     folder = re.sub(r" \(.*\)$", "", display)
-    hit = [c for c in cands if c[0] == folder and (desc.split("\n")[0] in c[2])]
+    fits = lambda text: desc in FALLBACKS or desc.split("\n")[0] in text
+    hit = [c for c in cands if c[0] == folder and fits(c[2])]
+    hit = hit or [c for c in cmds if c[0] == display and fits(c[2])]
     if hit:
         skills.append({"name": display, "description": desc, "path": hit[0][1]})
 print(json.dumps({"tool": "claude", "version": "2.1.332", "files": files, "text": text, "skills": skills}, ensure_ascii=False))
