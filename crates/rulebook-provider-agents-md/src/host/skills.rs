@@ -16,6 +16,32 @@ use rulebook_kit::host::{HostOptions, HostSkill, HostView, Scope, SkillStatus, u
 
 use super::catalog::{self, Entry, Fate};
 
+/// The context window of Codex 0.171.0's default model, in tokens (its bundled model
+/// list): with no `[skills] max_context_tokens`, the catalog's budget is 2% of it.
+pub const DEFAULT_CONTEXT_WINDOW: usize = 500_000;
+
+/// The skills Codex 0.171.0 writes into `$CODEX_HOME/skills/.system` at start and lists
+/// first (those its `agents/openai.yaml` allows to be invoked implicitly), as written there:
+/// their lines spend the catalog's budget before the project's and the user's.
+pub const BUNDLED: [(&str, &str); 4] = [
+    (
+        "imagegen",
+        "Generate or edit raster images when the task benefits from AI-created bitmap visuals such as photos, illustrations, textures, sprites, mockups, or transparent-background cutouts. Use when Codex should create a brand-new image, transform an existing image, or derive visual variants from references, and the output should be a bitmap asset rather than repo-native code or vector. Do not use when the task is better handled by editing existing SVG/vector/code-native assets, extending an established icon or logo system, or building the visual directly in HTML/CSS/canvas.",
+    ),
+    (
+        "openai-docs",
+        "API first-timers, Codex/Work Q&A. If the user already has an OpenAI API integration, skip this skill for API questions and use the developer docs. Read this skill before answering how Codex or ChatGPT Work behaves, where to find a feature, or how to configure or troubleshoot this app or coding agent. This includes conversation history, model and cache behavior, instruction precedence, permissions, and tool availability. Use for API onboarding only when the user is connecting to the OpenAI API for the first time. Skip action requests, such as scheduling an automation, and tasks fully answered by supplied text or data.",
+    ),
+    (
+        "skill-creator",
+        "Create or update a Codex skill with appropriately scoped instructions and any needed supporting resources.",
+    ),
+    (
+        "skill-installer",
+        "Install Codex skills into $CODEX_HOME/skills from a curated list or a GitHub repo path. Use when a user asks to list installable skills, install a curated skill, or install a skill from another repo (including private repos).",
+    ),
+];
+
 /// How deep below a root a `SKILL.md` is found (`MAX_SCAN_DEPTH`).
 const MAX_DEPTH: usize = 6;
 /// The most folders read below one root (`MAX_SKILLS_DIRS_PER_ROOT`).
@@ -91,7 +117,7 @@ fn scan(root: &Path) -> Vec<(PathBuf, PathBuf)> {
                 continue;
             }
             let hidden = name.as_deref().is_some_and(|n| n.starts_with(b"."));
-            if !hidden && depth + 1 < MAX_DEPTH && util::is_dir(&path) {
+            if !hidden && depth < MAX_DEPTH && util::is_dir(&path) {
                 queue.push_back((path, depth + 1));
             }
         }
@@ -136,6 +162,23 @@ fn configured_tokens(home: &Path) -> Option<usize> {
         .map(|t| t.min(MAX_CONFIGURED_TOKENS))
 }
 
+/// Whether Codex writes and lists its bundled skills: `[skills.bundled] enabled` of
+/// `~/.codex/config.toml`, true unless set false.
+fn bundled_enabled(home: &Path) -> bool {
+    let Some(text) = util::read_text(&home.join(".codex/config.toml")) else {
+        return true;
+    };
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return true;
+    };
+    table
+        .get("skills")
+        .and_then(|s| s.get("bundled"))
+        .and_then(|b| b.get("enabled"))
+        .and_then(toml::Value::as_bool)
+        .unwrap_or(true)
+}
+
 /// Adds the skills Codex lists in `cwd` with `home` to `view`: the catalog's order (the
 /// project's, then the user's; by name, then path), each with what the budget did to it.
 pub fn add(view: &mut HostView, options: &HostOptions) {
@@ -170,16 +213,21 @@ pub fn add(view: &mut HostView, options: &HostOptions) {
     let mut used: Vec<usize> = root_of.clone();
     used.sort_unstable();
     used.dedup();
-    let alias = |r: usize| used.iter().position(|&u| u == r).unwrap_or(0);
-    let table: Vec<String> = used
-        .iter()
-        .enumerate()
-        .map(|(i, &r)| {
+    // The bundled skills' folder, when Codex lists them, is the table's first root, `r0`.
+    let system = options.home().join(".codex/skills/.system");
+    let with_bundled = bundled_enabled(options.home());
+    let shift = usize::from(with_bundled);
+    let alias = |r: usize| shift + used.iter().position(|&u| u == r).unwrap_or(0);
+    let table: Vec<String> = with_bundled
+        .then(|| format!("- `r0` = `{}`", system.to_string_lossy().replace('\\', "/")))
+        .into_iter()
+        .chain(used.iter().enumerate().map(|(i, &r)| {
             format!(
-                "- `r{i}` = `{}`",
+                "- `r{}` = `{}`",
+                i + shift,
                 roots[r].dir.to_string_lossy().replace('\\', "/")
             )
-        })
+        }))
         .collect();
     let skills: Vec<(Scope, String, String, PathBuf, usize)> = order
         .into_iter()
@@ -203,22 +251,57 @@ pub fn add(view: &mut HostView, options: &HostOptions) {
             },
         }
     };
-    let entries: Vec<Entry> = skills.iter().map(|s| entry(s, false)).collect();
-    let aliased: Vec<Entry> = skills.iter().map(|s| entry(s, true)).collect();
+    let system = &system;
+    let listed_bundled: &[(&str, &str)] = if with_bundled { &BUNDLED } else { &[] };
+    let bundled = |aliased: bool| {
+        listed_bundled.iter().map(move |(name, description)| Entry {
+            name: (*name).to_owned(),
+            description: catalog::precut(description),
+            path: if aliased {
+                format!("r0/{name}/SKILL.md")
+            } else {
+                system
+                    .join(name)
+                    .join("SKILL.md")
+                    .to_string_lossy()
+                    .replace('\\', "/")
+            },
+        })
+    };
+    let entries: Vec<Entry> = bundled(false)
+        .chain(skills.iter().map(|s| entry(s, false)))
+        .collect();
+    let aliased: Vec<Entry> = bundled(true)
+        .chain(skills.iter().map(|s| entry(s, true)))
+        .collect();
     let configured = configured_tokens(options.home());
     let (limit, in_tokens) = match configured {
         Some(tokens) => (tokens, true),
-        None => catalog::budget(None),
+        None => catalog::budget(Some(DEFAULT_CONTEXT_WINDOW)),
     };
     let rendered = catalog::render_best(&entries, &aliased, &table, limit, in_tokens);
     if configured.is_none() && rendered.fates.iter().any(|f| *f != Fate::Whole) {
         view.notes.push(
-            "the skills budget is 2% of the model's context window; with no `[skills] max_context_tokens` in ~/.codex/config.toml it is taken as 8,000 characters here".to_owned(),
+            "the skills budget is 2% of the model's context window: 10,000 tokens for Codex 0.171.0's default model (500,000), with no `[skills] max_context_tokens` in ~/.codex/config.toml".to_owned(),
         );
     }
-    for ((scope, name, description, path, _), (entry, fate)) in
-        skills.into_iter().zip(entries.iter().zip(rendered.fates))
-    {
+    if !listed_bundled.is_empty() {
+        view.notes.push(format!(
+            "Codex's {} bundled skills ({}) come first in its catalog and spend part of its budget",
+            listed_bundled.len(),
+            listed_bundled
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let first = listed_bundled.len();
+    for ((scope, name, description, path, _), (entry, fate)) in skills.into_iter().zip(
+        entries[first..]
+            .iter()
+            .zip(rendered.fates.into_iter().skip(first)),
+    ) {
         let (shown, status) = match fate {
             Fate::Whole if entry.description == description => (description, SkillStatus::Listed),
             Fate::Whole => (
