@@ -27,6 +27,7 @@ pub struct ToolInfo {
     provider: &'static str,
     source: &'static str,
     lists_imported_files: bool,
+    skills_unordered: bool,
     other_folders: &'static [(&'static str, &'static str)],
 }
 
@@ -49,6 +50,7 @@ impl ToolInfo {
             provider,
             source,
             lists_imported_files: true,
+            skills_unordered: false,
             other_folders: &[],
         }
     }
@@ -66,6 +68,21 @@ impl ToolInfo {
     pub const fn lists_found_files_only(mut self) -> Self {
         self.lists_imported_files = false;
         self
+    }
+
+    /// The tool lists a folder's skills in the order its file search returns them (the file
+    /// system's, and the search's own timing), which no view can reproduce: a golden record
+    /// of its skills is compared as a set (Gemini CLI).
+    #[must_use]
+    pub const fn skills_in_search_order(mut self) -> Self {
+        self.skills_unordered = true;
+        self
+    }
+
+    /// Whether the order of the tool's skills list is its file search's (see
+    /// [`ToolInfo::skills_in_search_order`]).
+    pub const fn skills_unordered(&self) -> bool {
+        self.skills_unordered
     }
 
     /// Folders of other kinds the tool keeps in a project beside its rules and skills

@@ -234,7 +234,7 @@ fn add_skills(view: &mut HostView, cwd: &Path, home: &Path) {
     }
     if several {
         view.notes.push(
-            "Gemini CLI lists the skills of one folder in the order the file system lists them (a glob); shown by path here".to_owned(),
+            "Gemini CLI lists a folder's skills in the order its file search returns them (neither sorted nor the directory's own order, and not the same from run to run): shown by path here; of two skills of one name in one folder, which one it keeps follows that order".to_owned(),
         );
     }
     view.skills = skills;
@@ -276,7 +276,8 @@ pub static TOOL_INFO: ToolInfo = ToolInfo::new(
     "goldens recorded from Gemini CLI 0.61.0's own memory discovery run offline (`cargo xtask oracle`)",
 )
 .verified("0.61.0")
-.lists_found_files_only();
+.lists_found_files_only()
+.skills_in_search_order();
 
 impl Tool for Gemini {
     fn info(&self) -> &ToolInfo {
