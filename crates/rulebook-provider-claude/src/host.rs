@@ -243,27 +243,6 @@ fn first_paragraph(body: &str) -> Option<String> {
     (!first.is_empty()).then(|| first.to_owned())
 }
 
-/// Every `*.md` file below `root`, in path order (links followed, each folder once).
-fn markdown_below(root: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    let mut visited = util::Visited::default();
-    while let Some(dir) = stack.pop() {
-        if !visited.first_visit(&dir) {
-            continue;
-        }
-        for path in util::entries(&dir) {
-            if util::is_dir(&path) {
-                stack.push(path);
-            } else if util::is_file(&path) && util::has_suffix(&path, ".md") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
 /// Claude Code's custom commands, listed after the skills (see [`add_skills`]).
 fn add_commands(view: &mut HostView, home: &Path, dirs: &[PathBuf], skills: &HashSet<String>) {
     let mut roots = vec![(home.join(".claude/commands"), Scope::User)];
@@ -273,7 +252,7 @@ fn add_commands(view: &mut HostView, home: &Path, dirs: &[PathBuf], skills: &Has
     );
     let mut commands: Vec<rulebook_kit::host::HostSkill> = Vec::new();
     for (root, scope) in roots {
-        for path in markdown_below(&root) {
+        for path in util::find_with_suffix(&root, ".md", true, util::MAX_DIRS) {
             let Ok(rel) = path.strip_prefix(&root) else {
                 continue;
             };

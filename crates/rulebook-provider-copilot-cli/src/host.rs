@@ -42,7 +42,9 @@
 //! Not emulated: `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`, the tool's built-in skills.
 
 use std::collections::HashSet;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use rulebook_kit::fs::normalize_lexically as normalize;
 
 use rulebook_kit::frontmatter::Value;
 use rulebook_kit::host::{
@@ -375,21 +377,6 @@ fn import(
     ))
 }
 
-/// `path` with `.` and `..` resolved by their names (as the tool shows an import's source).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// The two kinds of instruction folders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -399,30 +386,13 @@ enum Kind {
     ClaudeRules,
 }
 
-/// The files of an instruction folder, at any depth, in path order.
+/// The files of an instruction folder, at any depth (hidden folders too), in path order.
 fn instruction_files(folder: &Path, kind: Kind) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![folder.to_path_buf()];
-    let mut visited = util::Visited::default();
-    while let Some(dir) = stack.pop() {
-        if !visited.first_visit(&dir) {
-            continue;
-        }
-        for path in util::entries(&dir) {
-            if util::is_dir(&path) {
-                stack.push(path);
-            } else if util::is_file(&path)
-                && match kind {
-                    Kind::Instructions => util::name(&path).ends_with(".instructions.md"),
-                    Kind::ClaudeRules => util::has_suffix(&path, ".md"),
-                }
-            {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
+    let suffix = match kind {
+        Kind::Instructions => ".instructions.md",
+        Kind::ClaudeRules => ".md",
+    };
+    util::find_with_suffix(folder, suffix, true, util::MAX_DIRS)
 }
 
 /// One instruction file: sent as written, a row of the table, or dropped.

@@ -19,16 +19,10 @@ PY=/usr/bin/python3
 O=$(mktemp -d /tmp/oracle-copilot-run.XXXXXX)
 if [ "${ORACLE_KEEP:-}" = 1 ]; then echo "oracle: scratch $O" >&2; else trap 'rm -rf "$O"' EXIT; fi
 mkdir -p "$O/up" "$O/wk" "$O/tmp" "$CACHE/unpacked"
-# A case marks a repository with an empty `.git` directory; Copilot CLI asks git where the
-# repository is (`git rev-parse --show-toplevel`), so each such marker becomes a real one.
-d=$CWD
-while :; do
-  if [ -d "$d/.git" ] && [ -z "$(ls -A "$d/.git")" ]; then
-    env -i PATH=/usr/bin:/bin HOME="$O" git -C "$d" init -q
-  fi
-  [ "$d" = / ] && break
-  d=$(dirname "$d")
-done
+# Copilot CLI asks git where the repository is (`git rev-parse --show-toplevel`):
+# each `.git` marker of the case becomes a real repository.
+. "$HERE/../common/repositories.sh"
+real_repositories "$CWD" "$O"
 export O CWD H BIN PY HERE CACHE
 timeout 150 unshare -n -m sh -c '
   set -e

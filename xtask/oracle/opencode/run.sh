@@ -20,16 +20,10 @@ PY=/usr/bin/python3
 O=$(mktemp -d /tmp/oracle-opencode-run.XXXXXX)
 if [ "${ORACLE_KEEP:-}" = 1 ]; then echo "oracle: scratch $O" >&2; else trap 'rm -rf "$O"' EXIT; fi
 mkdir -p "$O/up" "$O/wk" "$O/tmp"
-# A case marks a repository with an empty `.git` directory; OpenCode asks git itself where the
-# repository is (`git rev-parse`), so each such marker from CWD up becomes a real repository.
-d=$CWD
-while :; do
-  if [ -d "$d/.git" ] && [ -z "$(ls -A "$d/.git")" ]; then
-    env -i PATH=/usr/bin:/bin HOME="$O" git -C "$d" init -q
-  fi
-  [ "$d" = / ] && break
-  d=$(dirname "$d")
-done
+# OpenCode asks git itself where the repository is (`git rev-parse`):
+# each `.git` marker of the case becomes a real repository.
+. "$HERE/../common/repositories.sh"
+real_repositories "$CWD" "$O"
 export O CWD H BIN PY HERE CONFIG_VAR
 timeout 150 unshare -n -m sh -c '
   set -e

@@ -18,16 +18,10 @@ PY=$CACHE/venv/bin/python
 O=$(mktemp -d /tmp/oracle-openhands-run.XXXXXX)
 if [ "${ORACLE_KEEP:-}" = 1 ]; then echo "oracle: scratch $O" >&2; else trap 'rm -rf "$O"' EXIT; fi
 mkdir -p "$O/up" "$O/wk" "$O/tmp"
-# A case marks a repository with an empty `.git` directory; the SDK lists the files below
-# the working directory with `git ls-files`, so each such marker becomes a real repository.
-d=$CWD
-while :; do
-  if [ -d "$d/.git" ] && [ -z "$(ls -A "$d/.git")" ]; then
-    env -i PATH=/usr/bin:/bin HOME="$O" git -C "$d" init -q
-  fi
-  [ "$d" = / ] && break
-  d=$(dirname "$d")
-done
+# The SDK lists the files below the working directory with `git ls-files`:
+# each `.git` marker of the case becomes a real repository.
+. "$HERE/../common/repositories.sh"
+real_repositories "$CWD" "$O"
 export O CWD H PY HERE
 timeout 150 unshare -n -m sh -c '
   set -e

@@ -175,6 +175,22 @@ pub fn repository(options: &super::HostOptions) -> Option<&Path> {
 /// links followed (a loop ends), hidden folders too when `hidden`; at most `max_dirs`
 /// directories visited; in path order.
 pub fn find_all(root: &Path, name: &str, hidden: bool, max_dirs: usize) -> Vec<PathBuf> {
+    find_where(root, hidden, max_dirs, |entry| entry == name)
+}
+
+/// Every file below `root` whose name ends with `suffix` (case-sensitively, as the tools
+/// compare), walked as [`find_all`] walks.
+pub fn find_with_suffix(root: &Path, suffix: &str, hidden: bool, max_dirs: usize) -> Vec<PathBuf> {
+    find_where(root, hidden, max_dirs, |entry| entry.ends_with(suffix))
+}
+
+/// Every file below `root` whose name `wanted` accepts, walked as [`find_all`] walks.
+fn find_where(
+    root: &Path,
+    hidden: bool,
+    max_dirs: usize,
+    wanted: impl Fn(&str) -> bool,
+) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     let mut visited = std::collections::HashSet::new();
@@ -187,7 +203,7 @@ pub fn find_all(root: &Path, name: &str, hidden: bool, max_dirs: usize) -> Vec<P
         }
         for path in entries(&dir) {
             let entry = self::name(&path);
-            if entry == name && is_file(&path) {
+            if wanted(&entry) && is_file(&path) {
                 found.push(path);
             } else if (hidden || !entry.starts_with('.')) && is_dir(&path) {
                 stack.push(path);

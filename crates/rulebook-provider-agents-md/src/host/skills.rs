@@ -149,34 +149,33 @@ fn read(path: &Path) -> Option<(String, String)> {
     (!description.is_empty() && name.chars().count() <= MAX_NAME).then_some((name, description))
 }
 
-/// `[skills] max_context_tokens` of `~/.codex/config.toml`, at most 10,000.
-fn configured_tokens(home: &Path) -> Option<usize> {
-    let text = util::read_text(&home.join(".codex/config.toml"))?;
-    let table: toml::Table = text.parse().ok()?;
-    let tokens = table
-        .get("skills")?
-        .get("max_context_tokens")?
-        .as_integer()?;
-    usize::try_from(tokens)
-        .ok()
-        .map(|t| t.min(MAX_CONFIGURED_TOKENS))
+/// What `~/.codex/config.toml` says of skills, read once: `[skills] max_context_tokens` (at
+/// most 10,000), and `[skills.bundled] enabled` (true unless set false: Codex writes and
+/// lists its bundled skills).
+struct SkillsConfig {
+    tokens: Option<usize>,
+    bundled: bool,
 }
 
-/// Whether Codex writes and lists its bundled skills: `[skills.bundled] enabled` of
-/// `~/.codex/config.toml`, true unless set false.
-fn bundled_enabled(home: &Path) -> bool {
-    let Some(text) = util::read_text(&home.join(".codex/config.toml")) else {
-        return true;
-    };
-    let Ok(table) = text.parse::<toml::Table>() else {
-        return true;
-    };
-    table
-        .get("skills")
-        .and_then(|s| s.get("bundled"))
-        .and_then(|b| b.get("enabled"))
-        .and_then(toml::Value::as_bool)
-        .unwrap_or(true)
+impl SkillsConfig {
+    fn read(home: &Path) -> Self {
+        let skills = util::read_text(&home.join(".codex/config.toml"))
+            .and_then(|text| text.parse::<toml::Table>().ok())
+            .and_then(|mut table| table.remove("skills"));
+        let skills = skills.as_ref();
+        Self {
+            tokens: skills
+                .and_then(|s| s.get("max_context_tokens"))
+                .and_then(toml::Value::as_integer)
+                .and_then(|t| usize::try_from(t).ok())
+                .map(|t| t.min(MAX_CONFIGURED_TOKENS)),
+            bundled: skills
+                .and_then(|s| s.get("bundled"))
+                .and_then(|b| b.get("enabled"))
+                .and_then(toml::Value::as_bool)
+                .unwrap_or(true),
+        }
+    }
 }
 
 /// Adds the skills Codex lists in `cwd` with `home` to `view`: the catalog's order (the
@@ -215,7 +214,8 @@ pub fn add(view: &mut HostView, options: &HostOptions) {
     used.dedup();
     // The bundled skills' folder, when Codex lists them, is the table's first root, `r0`.
     let system = options.home().join(".codex/skills/.system");
-    let with_bundled = bundled_enabled(options.home());
+    let config = SkillsConfig::read(options.home());
+    let with_bundled = config.bundled;
     let shift = usize::from(with_bundled);
     let alias = |r: usize| shift + used.iter().position(|&u| u == r).unwrap_or(0);
     let table: Vec<String> = with_bundled
@@ -274,7 +274,7 @@ pub fn add(view: &mut HostView, options: &HostOptions) {
     let aliased: Vec<Entry> = bundled(true)
         .chain(skills.iter().map(|s| entry(s, true)))
         .collect();
-    let configured = configured_tokens(options.home());
+    let configured = config.tokens;
     let (limit, in_tokens) = match configured {
         Some(tokens) => (tokens, true),
         None => catalog::budget(Some(DEFAULT_CONTEXT_WINDOW)),
