@@ -1,12 +1,14 @@
 //! `rulebook check` as a library: lint the rule files a [`Rulebook`] discovered, as a
 //! team's CI and an editor want it. The `rulebook` CLI is one client of this crate.
 //!
-//! An **error** is something that makes a rule not load, or not act as its tool would act
-//! on it: a file that cannot be read or was refused, an empty body, YAML that lost the
-//! types of its keys, a key of the wrong type, a condition or glob that does not compile.
-//! A **warning** is worth fixing but changes nothing today (an unknown key, a name
-//! shadowed across providers, a rule no agent will see, a glob naming a directory). An
-//! **info** is a fact (a format rulebook does not read yet, globs on an always-apply rule).
+//! Each code has one severity ([`DiagnosticCode::severity`]), the same in the library's
+//! diagnostics and here. An **error** is something that makes a rule not load, or not act
+//! as its tool would act on it: a file that cannot be read or was refused, an empty body,
+//! YAML that lost the types of its keys, a key of the wrong type, a condition or glob that
+//! does not compile. A **warning** is worth fixing but changes nothing today (an unknown
+//! key, a YAML value recovered as text, a rule no agent will see, a glob naming a
+//! directory). An **info** is a fact (a format rulebook does not read yet, globs on an
+//! always-apply rule, a name shadowed by higher precedence).
 //! [`CheckOptions::strict`] makes warnings fail too; [`CheckOptions::select`] and
 //! [`CheckOptions::ignore`] (and a project's `rulebook.toml`, [`config`]) choose the codes.
 //!
@@ -48,33 +50,16 @@ use rulebook::{
     UnquotedGlobs,
 };
 
-/// The severity of a finding of `code` (see the module docs).
+/// The severity of a finding of `code`: [`DiagnosticCode::severity`], the one table the
+/// library and `check` share (see the module docs).
 pub fn severity(code: DiagnosticCode) -> Severity {
-    match code {
-        DiagnosticCode::ReadFailed
-        | DiagnosticCode::TooLarge
-        | DiagnosticCode::OutsideProject
-        | DiagnosticCode::NotAFile
-        | DiagnosticCode::YamlSyntax
-        | DiagnosticCode::WrongType
-        | DiagnosticCode::InvalidGlob
-        | DiagnosticCode::ProviderFailed
-        | DiagnosticCode::InvalidItem
-        | DiagnosticCode::InvalidTrigger => Severity::Error,
-        DiagnosticCode::UnsupportedFormat
-        | DiagnosticCode::IneffectiveKey
-        | DiagnosticCode::OverToolBudget
-        | DiagnosticCode::ToolsDiffer => Severity::Info,
-        _ => Severity::Warning,
-    }
+    code.severity()
 }
 
 fn finding(code: DiagnosticCode, path: &Path, line: Option<usize>, message: String) -> Diagnostic {
-    let mut d = Diagnostic::warning(code, message)
+    Diagnostic::new(code, message)
         .with_path(path)
-        .at(line, line.map(|_| 1));
-    d.severity = severity(code);
-    d
+        .at(line, line.map(|_| 1))
 }
 
 /// The lines of `text`'s frontmatter that write an unquoted glob: `globs: *.ts` or
@@ -336,11 +321,7 @@ fn duplicate_loads(views: &[HostView]) -> Vec<Diagnostic> {
 /// pinned version's own misreadings are its provider's findings already.
 fn tool_lints(book: &Rulebook, host: Host) -> Vec<Diagnostic> {
     let rules: Vec<&Rule> = book.all().iter().map(|entry| &entry.item).collect();
-    let mut out = host.tool().lints(&rules);
-    for d in &mut out {
-        d.severity = severity(d.code);
-    }
-    out
+    host.tool().lints(&rules)
 }
 
 /// The text rulebook's own prompt holds twice: always-apply rules of different files with
@@ -569,29 +550,26 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                 UnquotedGlobs::QuoteBecause(why) => format!(" ({why})"),
                 UnquotedGlobs::Quote => String::new(),
             };
-            let (code, what) = if rule.frontmatter_outcome == FrontmatterOutcome::LineParser {
+            // Recovered YAML: the rule acts as written; worth fixing, not failing.
+            let (code, what) = if rule.frontmatter_outcome == FrontmatterOutcome::Recovered {
                 (
-                    DiagnosticCode::YamlSyntax,
-                    "the YAML fails, so the other keys were read as text",
+                    DiagnosticCode::YamlRecovered,
+                    "the YAML fails here; the value was read as text",
                 )
             } else {
                 (
                     DiagnosticCode::YamlSyntax,
-                    "the YAML fails here; the value was read as text",
+                    "the YAML fails, so the other keys were read as text",
                 )
             };
-            let mut d = finding(
+            findings.push(finding(
                 code,
                 path,
                 Some(line),
                 format!(
                     "unquoted glob `{glob}`: YAML reads a leading `*` as an alias; {what}. Quoting it (\"{glob}\") makes it valid YAML{whose}"
                 ),
-            );
-            if rule.frontmatter_outcome == FrontmatterOutcome::Recovered {
-                d.severity = Severity::Warning;
-            }
-            findings.push(d);
+            ));
         }
         // Each provider says which keys it reads; one that says nothing is not checked.
         let known = book
@@ -637,29 +615,20 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
         ) {
             continue; // recomputed for every file above
         }
-        if d.code == DiagnosticCode::YamlSyntax
-            && d.path
-                .as_ref()
-                .zip(d.line)
-                .is_some_and(|(p, l)| covered.contains(&(p.clone(), l)))
+        if matches!(
+            d.code,
+            DiagnosticCode::YamlSyntax
+                | DiagnosticCode::YamlRecovered
+                | DiagnosticCode::ToolsOwnForm
+        ) && d
+            .path
+            .as_ref()
+            .zip(d.line)
+            .is_some_and(|(p, l)| covered.contains(&(p.clone(), l)))
         {
             continue; // the unquoted-glob finding says the same (or Cursor reads it so)
         }
-        let mut d = d.clone();
-        // What a provider reports as information stays information.
-        if d.severity != Severity::Info {
-            d.severity = severity(d.code);
-        }
-        // Recovered YAML: the rule acts as written; worth fixing, not failing.
-        if d.code == DiagnosticCode::YamlSyntax
-            && d.path
-                .as_deref()
-                .and_then(|p| outcomes.get(p))
-                .is_some_and(|o| *o == FrontmatterOutcome::Recovered)
-        {
-            d.severity = Severity::Warning;
-        }
-        findings.push(d);
+        findings.push(d.clone());
     }
     // A rule shadowed by another of the same name; not one that is the same file as its
     // winner (`CLAUDE.md -> AGENTS.md`: one text, injected once, as `explain` says).
@@ -689,11 +658,7 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
             );
         }
     }
-    for d in book.glob_diagnostics() {
-        let mut d = d.clone();
-        d.severity = Severity::Error;
-        findings.push(d);
-    }
+    findings.extend(book.glob_diagnostics().iter().cloned());
     findings.extend(unseen_rules(book));
     findings.extend(unsupported_formats(book));
     findings
@@ -709,15 +674,15 @@ fn unseen_rules(book: &Rulebook) -> Vec<Diagnostic> {
         if let (Some(why), Some(_)) = (&rule.off_reason, &placement.reason) {
             // Turned off on purpose by what its author wrote (`excludeAgent`, Cline's
             // `paths: []`): a note that says why and how to see it, not a problem.
-            let mut d = finding(
-                DiagnosticCode::NoBucket,
-                &rule.path,
-                None,
-                format!("`{}` is off here: {why}", rule.name),
-            )
-            .from_provider(id.clone(), provider.clone());
-            d.severity = Severity::Info;
-            out.push(d);
+            out.push(
+                finding(
+                    DiagnosticCode::TurnedOff,
+                    &rule.path,
+                    None,
+                    format!("`{}` is off here: {why}", rule.name),
+                )
+                .from_provider(id.clone(), provider.clone()),
+            );
         } else if let Some(reason) = &placement.reason {
             // In Extended a rule with globs is attached when a path matches: seen then.
             if !extended || globs.is_empty() {

@@ -477,3 +477,85 @@ fn check_as_a_tool_keeps_its_providers_findings_by_id() {
     );
     assert_eq!(providers(&cursor), ["cursor"]);
 }
+
+/// One severity per code: what the library reports (and `list`, `explain` and MCP print)
+/// and what `check` reports carry the severity of the code's one table, under both
+/// profiles. Cursor's own unquoted globs are information that says so, not a YAML
+/// failure; a value YAML could not read but recovered is a warning, YAML that lost its
+/// keys' types an error.
+#[test]
+fn every_code_has_one_severity_in_the_library_and_in_check() {
+    let dir = project();
+    let p = dir.path().join("project");
+    let home = dir.path().join("home");
+    write(
+        &p,
+        ".cursor/rules/native.mdc",
+        "---\ndescription: N\nglobs: *.ts\n---\nBody\n",
+    );
+    write(&p, ".clinerules/off.md", "---\npaths: []\n---\nOff here\n");
+    write(
+        &p,
+        ".claude/rules/early.md",
+        "---\npaths: \"src/**, lib/**\"\n---\nEarly form\n",
+    );
+    write(&p, ".claude/rules/imports.md", "See @missing.md\n");
+    write(
+        &p,
+        ".windsurf/rules/recovered.md",
+        "---\ntrigger: glob\nglobs: *.py\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".claude/skills/bare/SKILL.md",
+        "---\nname: bare\n---\nNo description\n",
+    );
+    write(
+        &home,
+        ".kiro/steering/ts.md",
+        "---\ninclusion: fileMatch\nfileMatchPattern: \"*.ts\"\n---\nUser steering\n",
+    );
+    let mut seen = std::collections::HashMap::new();
+    for profile in [Profile::Extended, Profile::Reference] {
+        let book = Rulebook::discover(&p, Some(&home), &Options::new().profile(profile));
+        let report = check(&book, &CheckOptions::new());
+        for d in book.diagnostics().iter().chain(&report.findings) {
+            assert_eq!(d.severity, d.code.severity(), "{profile:?}: {d}");
+            assert_eq!(*seen.entry(d.code).or_insert(d.severity), d.severity, "{d}");
+        }
+        let native: Vec<_> = book
+            .diagnostics()
+            .iter()
+            .filter(|d| d.path.as_deref().is_some_and(|f| f.ends_with("native.mdc")))
+            .collect();
+        if profile == Profile::Extended {
+            assert!(
+                native.iter().all(|d| d.code == DiagnosticCode::ToolsOwnForm
+                    && d.severity == Severity::Info
+                    && !d.message.contains("Failed to parse")),
+                "{native:?}"
+            );
+            assert!(
+                book.diagnostics()
+                    .iter()
+                    .any(|d| d.code == DiagnosticCode::YamlRecovered
+                        && d.path
+                            .as_deref()
+                            .is_some_and(|f| f.ends_with("recovered.md"))),
+                "{:?}",
+                book.diagnostics()
+            );
+        }
+    }
+    for code in [
+        DiagnosticCode::YamlSyntax,
+        DiagnosticCode::WrongType,
+        DiagnosticCode::ToolsOwnForm,
+        DiagnosticCode::YamlRecovered,
+        DiagnosticCode::TurnedOff,
+    ] {
+        assert!(seen.contains_key(&code), "no {code} in {seen:?}");
+    }
+    assert_eq!(severity(DiagnosticCode::YamlSyntax), Severity::Error);
+    assert_eq!(DiagnosticCode::YamlRecovered.severity(), Severity::Warning);
+}

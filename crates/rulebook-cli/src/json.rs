@@ -422,9 +422,9 @@ mod tests {
         let diagnostics: Vec<Diagnostic> = (0..8)
             .map(|i| {
                 let mut d = if i % 2 == 0 {
-                    Diagnostic::warning(DiagnosticCode::YamlSyntax, "bad \"yaml\"\u{1}\r\n")
+                    Diagnostic::new(DiagnosticCode::YamlSyntax, "bad \"yaml\"\u{1}\r\n")
                 } else {
-                    Diagnostic::info(DiagnosticCode::ReadFailed, "é")
+                    Diagnostic::new(DiagnosticCode::ReadFailed, "é")
                 };
                 if i % 3 == 0 {
                     d = d.with_path(Path::new(&paths[i])).at(Some(i + 1), None);

@@ -78,7 +78,7 @@ use rulebook_registry::{
     Entry, LoadContext, Loaded, Mechanisms, OptionError, Project, Provider, ProviderInfo,
     ProviderMeta, Registry, RuleCapability, SkillCapability, Status,
 };
-use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule, Severity, Skill};
+use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule, Skill};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
 
 /// The registry type for rules.
@@ -400,8 +400,8 @@ impl<T: ProviderTable> Options<T> {
                     .iter()
                     .find(|id| near_miss(id, provider))
                     .map_or_else(String::new, |id| format!(" (did you mean `{id}`?)"));
-                let mut d = Diagnostic::warning(
-                    DiagnosticCode::UnknownKey,
+                let d = Diagnostic::new(
+                    DiagnosticCode::InvalidOption,
                     format!(
                         "provider option {provider}.{key}={value} is not used: there is no provider `{provider}`{near}; {}",
                         if known.is_empty() {
@@ -411,27 +411,21 @@ impl<T: ProviderTable> Options<T> {
                         }
                     ),
                 );
-                d.severity = Severity::Error;
                 errors.push(d);
                 continue;
             };
-            let (code, why) = match registry.check_option(provider, key, value) {
+            let why = match registry.check_option(provider, key, value) {
                 Ok(()) => continue,
-                Err(OptionError::UnknownProvider { .. }) => (
-                    DiagnosticCode::UnknownKey,
-                    format!("`{provider}` takes no options"),
-                ),
-                Err(err @ OptionError::UnknownKey { .. }) => {
-                    (DiagnosticCode::UnknownKey, err.to_string())
+                Err(OptionError::UnknownProvider { .. }) => {
+                    format!("`{provider}` takes no options")
                 }
-                Err(err) => (DiagnosticCode::WrongType, err.to_string()),
+                Err(err) => err.to_string(),
             };
-            let mut d = Diagnostic::warning(
-                code,
+            let d = Diagnostic::new(
+                DiagnosticCode::InvalidOption,
                 format!("provider option {provider}.{key}={value} is not used: {why}"),
             )
             .from_provider(&info.id, &info.display_name);
-            d.severity = Severity::Error;
             errors.push(d);
         }
         errors
@@ -629,7 +623,7 @@ impl Rulebook {
             && (cwd.parent().is_none() || (!home.as_os_str().is_empty() && cwd == home));
         if ctx.mechanisms.project_chain && !options.no_descendants && not_a_project {
             checks.push(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::WalkFailed,
                     format!(
                         "{} is {} and in no repository, not a project: the directories below it are not searched for nested rules (run rulebook in a project, or give one with -C)",
@@ -1143,7 +1137,7 @@ fn directories(
     };
     if !cwd.is_dir() {
         diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::MissingDirectory,
                 format!(
                     "The working directory {} is not a directory; no project rules are read",
@@ -1156,7 +1150,7 @@ fn directories(
     let named = home.is_some();
     let home = real(&absolute(&home.or_else(dirs::home_dir).unwrap_or_default()));
     if named && !home.is_dir() {
-        diagnostics.push(Diagnostic::warning(
+        diagnostics.push(Diagnostic::new(
             DiagnosticCode::MissingDirectory,
             format!(
                 "The home directory {} is not a directory; no user-level rules are read",

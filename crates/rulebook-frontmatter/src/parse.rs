@@ -57,8 +57,11 @@ impl<'a> ParseOptions<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WarningKind {
-    /// The metadata is not valid YAML.
+    /// The metadata is not valid YAML; its `key: value` lines were read as text, or nothing.
     YamlSyntax,
+    /// The metadata is not valid YAML at a value, which was read as plain text; the rest
+    /// is YAML.
+    YamlRecovered,
     /// The metadata is YAML but not a mapping.
     NotAMap,
 }
@@ -178,7 +181,7 @@ pub fn parse_frontmatter<'a>(text: &'a str, options: &ParseOptions<'_>) -> Parse
             parsed.frontmatter = *map;
             parsed.outcome = Outcome::Recovered;
             parsed.warnings.push(Warning {
-                kind: WarningKind::YamlSyntax,
+                kind: WarningKind::YamlRecovered,
                 message: format!(
                     "{failed}; recovered by reading the value of {} as plain text",
                     describe_keys(&keys)

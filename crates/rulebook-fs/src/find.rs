@@ -204,7 +204,7 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
     }
     for error in errors {
         found.diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::WalkFailed,
                 format!("Could not walk part of {}: {error}", root.display()),
             )
@@ -213,7 +213,7 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
     }
     if let Some(deep) = too_deep {
         found.diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::WalkFailed,
                 format!(
                     "Stopped looking for nested rules {MAX_WALK_DEPTH} directories below {} (at {}, not looked into); rules deeper in it, if any, were not found",
@@ -227,7 +227,7 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
     if cut {
         let at = stopped_at.map_or_else(String::new, |p| format!(", at {}", p.display()));
         found.diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::WalkFailed,
                 format!(
                     "Stopped looking for nested rules in {} after {max_entries} entries{at}, in name order; rules in what comes after it were not found",

@@ -177,7 +177,7 @@ fn lossy(
     let valid = &bytes[..error.valid_up_to()];
     let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
     diagnostics.push(
-        Diagnostic::warning(
+        Diagnostic::new(
             DiagnosticCode::InvalidUtf8,
             format!(
                 "{} is not valid UTF-8 (first bad byte at line {line}); invalid bytes were replaced with U+FFFD",
@@ -206,7 +206,7 @@ fn read_rule_bytes(
         } else {
             format!("Failed to read file: {}", path.display())
         };
-        Diagnostic::warning(DiagnosticCode::ReadFailed, message).with_path(path)
+        Diagnostic::new(DiagnosticCode::ReadFailed, message).with_path(path)
     };
     let mut file = match open_nonblocking(path) {
         Ok(file) => file,
@@ -254,7 +254,7 @@ fn read_rule_bytes(
         };
         if let Some(message) = refusal {
             diagnostics
-                .push(Diagnostic::warning(DiagnosticCode::OutsideProject, message).with_path(path));
+                .push(Diagnostic::new(DiagnosticCode::OutsideProject, message).with_path(path));
             return (None, diagnostics);
         }
     } else if options.real_path {
@@ -281,7 +281,7 @@ fn read_rule_bytes(
     if let Some(max) = options.max_size {
         if bytes.len() as u64 > max {
             diagnostics.push(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::TooLarge,
                     format!(
                         "Skipped {}: larger than the {max}-byte limit for a rule file",
@@ -300,7 +300,7 @@ fn read_rule_bytes(
     };
     if looks_like_utf16(bytes) {
         diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::InvalidUtf8,
                 format!(
                     "{} looks like UTF-16 (a NUL byte beside each character) without a byte order mark; it was read as UTF-8, so its text is garbled: save it as UTF-8",
@@ -527,7 +527,7 @@ pub(crate) fn not_a_file(path: &Path, kind: fs::FileType) -> Diagnostic {
 }
 
 pub(crate) fn not_a_file_where(path: &Path, kind: fs::FileType, expected: &str) -> Diagnostic {
-    Diagnostic::warning(
+    Diagnostic::new(
         DiagnosticCode::NotAFile,
         format!(
             "Skipped {}: it is {}, not {expected}",

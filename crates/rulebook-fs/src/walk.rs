@@ -55,7 +55,7 @@ fn walk_bounded(dir: &Path, extensions: &[&str], max_entries: usize) -> Walked {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return walked,
         Err(err) => {
             walked.diagnostics.push(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::WalkFailed,
                     format!(
                         "Could not read the rules directory {}: {err}",
@@ -90,7 +90,7 @@ fn walk_bounded(dir: &Path, extensions: &[&str], max_entries: usize) -> Walked {
         visited += 1;
         if visited > max_entries {
             walked.diagnostics.push(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::WalkFailed,
                     format!(
                         "Stopped walking {} after {max_entries} entries; rule files beyond them were not read (is it a link to a large tree?)",
@@ -105,7 +105,7 @@ fn walk_bounded(dir: &Path, extensions: &[&str], max_entries: usize) -> Walked {
             Ok(entry) => entry,
             Err(err) => {
                 walked.diagnostics.push(
-                    Diagnostic::warning(
+                    Diagnostic::new(
                         DiagnosticCode::WalkFailed,
                         format!("Could not walk part of {}: {err}", dir.display()),
                     )
@@ -125,7 +125,7 @@ fn walk_bounded(dir: &Path, extensions: &[&str], max_entries: usize) -> Walked {
         if !has_extension(path, extensions) {
             if entry.path_is_symlink() && path.is_dir() {
                 walked.diagnostics.push(
-                    Diagnostic::warning(
+                    Diagnostic::new(
                         DiagnosticCode::WalkFailed,
                         format!(
                             "Not descending into {}: symlinked directories are not followed",
@@ -146,7 +146,7 @@ fn walk_bounded(dir: &Path, extensions: &[&str], max_entries: usize) -> Walked {
                 }
                 Err(err) => {
                     walked.diagnostics.push(
-                        Diagnostic::warning(
+                        Diagnostic::new(
                             DiagnosticCode::ReadFailed,
                             format!("Skipped broken symlink {}: {err}", path.display()),
                         )
@@ -175,7 +175,7 @@ fn walk_bounded(dir: &Path, extensions: &[&str], max_entries: usize) -> Walked {
     sort_walked(&mut walked, dir);
     if too_deep > 0 {
         walked.diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::WalkFailed,
                 format!(
                     "Skipped {too_deep} entries more than {MAX_WALK_DEPTH} levels below {}",

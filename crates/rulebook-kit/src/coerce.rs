@@ -153,7 +153,7 @@ impl Ctx<'_> {
         };
         let line = self.text.and_then(|t| key_line(t, key));
         self.diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::WrongType,
                 format!(
                     "`{key}` in {} is {shown}, not {expected}; it is ignored",

@@ -93,7 +93,7 @@ struct Why {
     text: String,
     /// The importing tool itself passes over such an import without a word (a missing
     /// file, a directory, a cycle, the depth limit): in Claude's dialect it is said as an
-    /// info, since prose such as `with @-links to` is a token Claude tries and drops.
+    /// info ([`DiagnosticCode::ImportSkipped`]), since prose such as `with @-links to` is a token Claude tries and drops.
     quiet: bool,
 }
 
@@ -145,11 +145,12 @@ fn expand(text: &str, file: &Path, depth: usize, state: &mut State<'_>) -> Strin
                             ""
                         }
                     );
-                    let diagnostic = if quiet {
-                        Diagnostic::info(DiagnosticCode::ImportFailed, message)
+                    let code = if quiet {
+                        DiagnosticCode::ImportSkipped
                     } else {
-                        Diagnostic::warning(DiagnosticCode::ImportFailed, message)
+                        DiagnosticCode::ImportFailed
                     };
+                    let diagnostic = Diagnostic::new(code, message);
                     state
                         .diagnostics
                         .push(diagnostic.with_path(file).at(Some(line), None));

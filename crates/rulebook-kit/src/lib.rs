@@ -250,8 +250,9 @@ pub(crate) fn build(
             let code = match w.kind {
                 WarningKind::NotAMap => DiagnosticCode::NotAMap,
                 WarningKind::YamlSyntax => DiagnosticCode::YamlSyntax,
+                WarningKind::YamlRecovered => DiagnosticCode::YamlRecovered,
             };
-            Diagnostic::warning(code, w.message.clone())
+            Diagnostic::new(code, w.message.clone())
                 .with_path(path)
                 .at(w.line, w.column)
         })

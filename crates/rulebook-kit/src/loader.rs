@@ -135,7 +135,7 @@ impl FileLoader {
             if let Ok(real) = std::fs::canonicalize(dir) {
                 if !real.starts_with(boundary) {
                     out.diagnostics.push(
-                        Diagnostic::warning(
+                        Diagnostic::new(
                             DiagnosticCode::OutsideProject,
                             format!(
                                 "Refused the rules directory {}: its real path {} is outside the project directory {}",
@@ -252,7 +252,7 @@ impl FileLoader {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
             Err(err) => {
                 out.diagnostics.push(
-                    Diagnostic::warning(
+                    Diagnostic::new(
                         DiagnosticCode::ReadFailed,
                         format!("Failed to read file: {} ({err})", path.display()),
                     )

@@ -60,7 +60,7 @@ impl FileLoader {
                     return;
                 }
                 out.diagnostics.push(
-                    Diagnostic::warning(
+                    Diagnostic::new(
                         DiagnosticCode::ReadFailed,
                         format!("Failed to read skills directory: {} ({err})", dir.display()),
                     )
@@ -90,7 +90,7 @@ impl FileLoader {
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(err) => {
                     out.diagnostics.push(
-                        Diagnostic::warning(
+                        Diagnostic::new(
                             DiagnosticCode::ReadFailed,
                             format!("Failed to read file: {} ({err})", path.display()),
                         )
@@ -126,7 +126,7 @@ impl FileLoader {
             if require_description && description.is_none() {
                 if self.mechanisms().say_skipped {
                     out.diagnostics.push(
-                        Diagnostic::info(
+                        Diagnostic::new(
                             DiagnosticCode::SkillDescription,
                             format!(
                                 "skill `{name}` ({}) has no description: {} lists only skills with one",

@@ -304,7 +304,7 @@ impl GlobIndex {
             for &slot in entries.get(&id).into_iter().flatten() {
                 for &(rule, glob) in &self.owners[slot] {
                     let (name, globs) = &self.rules[rule];
-                    out.push(Diagnostic::warning(
+                    out.push(Diagnostic::new(
                         DiagnosticCode::InvalidGlob,
                         format!(
                             "glob {} of rule `{name}` does not compile ({prefix}{rest}: {why}); it never matches",
@@ -623,7 +623,7 @@ fn compile(pattern: &str, case_insensitive: bool) -> Result<globset::Glob, globs
 }
 
 fn invalid_glob(rule: &Rule, pattern: &str, why: &str) -> Diagnostic {
-    Diagnostic::warning(
+    Diagnostic::new(
         DiagnosticCode::InvalidGlob,
         format!(
             "glob {} of rule `{}` ({}) is not used: {why}; it never matches (the rule's other globs still do)",

@@ -154,7 +154,7 @@ where
                 Ok(dropped) => {
                     for why in dropped {
                         out.diagnostics.push(
-                            Diagnostic::warning(
+                            Diagnostic::new(
                                 DiagnosticCode::InvalidTrigger,
                                 format!(
                                     "TTSR rule `{}` ({}): {why}; that condition is dropped and the rule fires on its others",
@@ -183,7 +183,7 @@ where
                         }
                     };
                     out.diagnostics.push(
-                        Diagnostic::warning(
+                        Diagnostic::new(
                             code,
                             format!(
                                 "TTSR rule `{}` ({}) was not registered: {why}; it is placed by the always-apply and rulebook predicates instead",

@@ -214,7 +214,7 @@ fn load_dir_file(
         out.items.truncate(i);
         if path.ends_with(OVERRIDE) && dir.join(PRIMARY).is_file() {
             out.diagnostics.push(
-                Diagnostic::info(
+                Diagnostic::new(
                     DiagnosticCode::UnsupportedFormat,
                     format!(
                         "empty AGENTS.override.md hides AGENTS.md in {}: Codex picks the override and reads nothing",
@@ -240,7 +240,7 @@ fn lower_case_note(dir: &Path, out: &mut LoadResult<Rule>) {
     });
     if let Some(path) = lower {
         out.diagnostics.push(
-            Diagnostic::info(
+            Diagnostic::new(
                 DiagnosticCode::UnsupportedFormat,
                 format!(
                     "{} is read by Windsurf, not by Codex (file names are exact); rename it AGENTS.md",
@@ -265,7 +265,7 @@ fn budget(out: &LoadResult<Rule>, chain: &[usize]) -> Vec<Diagnostic> {
         if used + len > CODEX_BUDGET {
             let rule = &out.items[i];
             return vec![
-                Diagnostic::info(
+                Diagnostic::new(
                     DiagnosticCode::OverToolBudget,
                     format!(
                         "the AGENTS.md chain is {total} bytes; Codex keeps {CODEX_BUDGET} and cuts {} after {} bytes (the files nearest the working directory are the ones lost); rulebook keeps all",

@@ -96,7 +96,7 @@ impl Provider<RuleCapability> for AmazonqProvider {
             .iter()
             .filter(|r| r.content.chars().count() > MAX_CHARS)
             .map(|r| {
-                Diagnostic::info(
+                Diagnostic::new(
                     DiagnosticCode::OverToolBudget,
                     format!(
                         "{} is longer than {MAX_CHARS} characters: Amazon Q in the IDE reads only its first {MAX_CHARS}",

@@ -101,7 +101,7 @@ impl Provider<RuleCapability> for AugmentProvider {
             let chars = rule.content.chars().count();
             if chars > GUIDELINES_LIMIT {
                 out.diagnostics.push(
-                    Diagnostic::info(
+                    Diagnostic::new(
                         DiagnosticCode::OverToolBudget,
                         format!(
                             "{} has {chars} characters: Augment's guidelines take {GUIDELINES_LIMIT} at most",
@@ -154,7 +154,7 @@ fn rule_type(rule: &mut Rule) -> Option<Diagnostic> {
         other => {
             if let Some(other) = other {
                 note = Some(
-                    Diagnostic::warning(
+                    Diagnostic::new(
                         DiagnosticCode::WrongType,
                         format!(
                             "`type: {other}` in {} is not always_apply, agent_requested or manual: Augment ignores it",
@@ -178,7 +178,7 @@ fn rule_type(rule: &mut Rule) -> Option<Diagnostic> {
         && rule.description.as_deref().is_none_or(str::is_empty)
     {
         note = Some(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::NoBucket,
                 format!(
                     "`type: agent_requested` in {} has no description: the model has nothing to choose it by",

@@ -590,7 +590,7 @@ fn path_lints(rules: &[&rulebook_kit::Rule]) -> Vec<rulebook_kit::Diagnostic> {
         };
         if let Some(why) = why {
             out.push(
-                Diagnostic::info(
+                Diagnostic::new(
                     DiagnosticCode::ToolsDiffer,
                     format!("{why}; Claude Code 2.1.332, which the emulation follows, reads this rule as written"),
                 )

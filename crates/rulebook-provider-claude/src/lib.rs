@@ -286,7 +286,7 @@ fn load_memory(
     // is shadowed by it ("same file as …") and the text is injected once.
     if let Some(imported) = memory.one_import {
         out.diagnostics.push(
-            Diagnostic::info(
+            Diagnostic::new(
                 DiagnosticCode::Shadowed,
                 format!(
                     "{} is one import of {}: one rule, its text injected once",
@@ -323,7 +323,7 @@ fn load_rules(
 fn apply_paths(rule: &mut Rule, holder: Option<&Path>) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
     let warn = |rule: &Rule, message: String| {
-        Diagnostic::warning(DiagnosticCode::WrongType, message).with_path(&rule.path)
+        Diagnostic::new(DiagnosticCode::WrongType, message).with_path(&rule.path)
     };
     let patterns: Option<Vec<String>> = match rule.frontmatter.get("paths").cloned() {
         None | Some(Value::Null) => None,
@@ -331,8 +331,8 @@ fn apply_paths(rule: &mut Rule, holder: Option<&Path>) -> Vec<Diagnostic> {
             let parts = split_globs(&s);
             if parts.len() > 1 {
                 notes.push(
-                    Diagnostic::info(
-                        DiagnosticCode::WrongType,
+                    Diagnostic::new(
+                        DiagnosticCode::ToolsOwnForm,
                         format!(
                             "`paths` in {} is one string of several patterns (the early documented form); a YAML list is the current one",
                             rule.path.display()

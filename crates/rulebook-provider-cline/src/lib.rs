@@ -110,7 +110,7 @@ fn load_as_original(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult
     let is_dir = std::fs::metadata(&source).is_ok_and(|m| m.is_dir());
     if is_dir && meta.file_type().is_symlink() {
         out.diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::ReadFailed,
                 format!("Failed to read .clinerules at {}", source.display()),
             )
@@ -268,7 +268,7 @@ fn apply_paths(rule: &mut Rule) -> Option<Diagnostic> {
         Some(other) => {
             rule.activate(Activation::AlwaysOn);
             Some(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::WrongType,
                     format!(
                         "`paths` in {} is {}, not a non-empty list of patterns; Cline ignores it and applies the rule everywhere",
@@ -292,7 +292,7 @@ fn warn_if_untrusted(
 ) {
     if dir.is_some_and(|d| !d.starts_with(project_root)) {
         out.diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::OutsideProject,
                 format!(
                     "Read {} from above the project root {}: the original searches every parent directory; Cline itself reads .clinerules at the workspace root only",
@@ -305,7 +305,7 @@ fn warn_if_untrusted(
     }
     if owned_by_another_user(source) {
         out.diagnostics.push(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::ForeignOwner,
                 format!(
                     "{} is owned by another user than the one running rulebook; its rules are read, check that you trust it",

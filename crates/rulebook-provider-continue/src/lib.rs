@@ -190,7 +190,7 @@ enum Applied {
 fn apply(rule: &mut Rule, colocated: Option<&str>) -> Applied {
     if rule.frontmatter.get("invokable") == Some(&Value::Bool(true)) {
         return Applied::Prompt(
-            Diagnostic::info(
+            Diagnostic::new(
                 DiagnosticCode::UnsupportedFormat,
                 format!(
                     "{} is a Continue prompt (`invokable: true`), not a rule; it is not loaded",
@@ -208,7 +208,7 @@ fn apply(rule: &mut Rule, colocated: Option<&str>) -> Applied {
     let mut diagnostic = None;
     if rule.frontmatter.contains_key("regex") {
         diagnostic = Some(
-            Diagnostic::warning(
+            Diagnostic::new(
                 DiagnosticCode::IneffectiveKey,
                 format!(
                     "`regex` in {} (a trigger on file contents) is not supported; the rule is applied by its globs alone",

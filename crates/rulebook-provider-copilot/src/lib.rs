@@ -193,7 +193,7 @@ fn apply_to(rule: &mut Rule, root: &Path, agent: &str) -> Vec<Diagnostic> {
         Some(Value::String(s)) => Some(split_globs(s)),
         Some(other) => {
             notes.push(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::WrongType,
                     format!(
                         "`applyTo` in {} is {}: applyTo must be a string (Copilot ignores lists); write the patterns in one string, separated by commas",
@@ -213,7 +213,7 @@ fn apply_to(rule: &mut Rule, root: &Path, agent: &str) -> Vec<Diagnostic> {
                 .any(|g| !g.starts_with("**") && !g.starts_with('/'))
             {
                 notes.push(
-                    Diagnostic::info(
+                    Diagnostic::new(
                         DiagnosticCode::ToolsDiffer,
                         format!(
                             "VS Code matches `{}` (in {}) at any depth; GitHub's own agents anchor such a pattern at the repository root",

@@ -98,7 +98,7 @@ impl Provider<RuleCapability> for CrushProvider {
         for (name, taken_by) in NEVER {
             if names.iter().any(|n| n == name) {
                 out.diagnostics.push(
-                    Diagnostic::info(
+                    Diagnostic::new(
                         DiagnosticCode::UnsupportedFormat,
                         format!(
                             "Crush does not load {name} on a case-sensitive file system: it takes its lower-cased name for {taken_by} first, even when that file is missing (read in Crush's source, not run); name it {taken_by}"

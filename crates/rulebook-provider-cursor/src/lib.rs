@@ -44,7 +44,7 @@ use rulebook_kit::coerce::{
 use rulebook_kit::skills::SkillFolders;
 use std::path::Path;
 
-use rulebook_kit::{DiagnosticCode, Severity};
+use rulebook_kit::{Diagnostic, DiagnosticCode};
 
 use rulebook_kit::{
     Activation, Level, Profile, Rule, apply_whole_file_default, scope_to_directory,
@@ -168,19 +168,28 @@ fn manual_rules(rules: &mut [Rule]) {
 }
 
 /// `globs: *.ts,*.tsx` unquoted is how Cursor writes globs and what it matches, though YAML
-/// reads `*` as an alias: when the only value recovered (E4) is `globs`, the recovery is
-/// information, not a warning, so `list`, `explain` and `check` count it alike (`check`
-/// has no finding for it either).
+/// reads `*` as an alias: when the only value recovered (E4) is `globs`, the file is in
+/// Cursor's own form, information that says so rather than a YAML failure, so `list`,
+/// `explain` and `check` count it alike (`check` has no finding for it).
 fn cursor_globs_are_not_warnings(out: &mut LoadResult<Rule>) {
     for d in &mut out.diagnostics {
-        if d.code == DiagnosticCode::YamlSyntax
-            && d.severity == Severity::Warning
+        if d.code == DiagnosticCode::YamlRecovered
             && d.message
                 .ends_with("recovered by reading the value of `globs` as plain text")
         {
-            d.severity = Severity::Info;
-            d.message
-                .push_str(" (Cursor's own unquoted form: Cursor reads it so)");
+            let file = d
+                .path
+                .as_deref()
+                .map_or_else(String::new, |p| format!(" in {}", p.display()));
+            let mut own = Diagnostic::new(
+                DiagnosticCode::ToolsOwnForm,
+                format!(
+                    "`globs`{file} is written unquoted, Cursor's own form (YAML alone would read a leading `*` as an alias): read as Cursor reads it, as plain text"
+                ),
+            )
+            .at(d.line, d.column);
+            own.path = d.path.take();
+            *d = own;
         }
     }
 }

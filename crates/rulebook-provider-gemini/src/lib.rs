@@ -121,7 +121,7 @@ impl Provider<RuleCapability> for GeminiProvider {
         let mut wanted = Vec::new();
         for name in names(ctx) {
             if OWNED_ELSEWHERE.contains(&name.as_str()) {
-                out.diagnostics.push(Diagnostic::info(
+                out.diagnostics.push(Diagnostic::new(
                     DiagnosticCode::Shadowed,
                     format!("Gemini's context file name {name} is read by its own provider; the gemini provider skips it"),
                 ));

@@ -126,7 +126,7 @@ fn apply(rule: &mut Rule, root: &Path) -> Option<Diagnostic> {
     rule.globs = None;
     rule.description = None;
     let note = |rule: &Rule, message: String| {
-        Some(Diagnostic::info(DiagnosticCode::UnsupportedFormat, message).with_path(&rule.path))
+        Some(Diagnostic::new(DiagnosticCode::UnsupportedFormat, message).with_path(&rule.path))
     };
     match text(rule, "apply").as_deref().map(str::trim) {
         None => {

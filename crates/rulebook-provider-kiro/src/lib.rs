@@ -109,13 +109,8 @@ impl Provider<RuleCapability> for KiroProvider {
 
 fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
-    let note = |rule: &Rule, severity_info: bool, message: String| {
-        let d = if severity_info {
-            Diagnostic::info(DiagnosticCode::WrongType, message)
-        } else {
-            Diagnostic::warning(DiagnosticCode::WrongType, message)
-        };
-        d.with_path(&rule.path)
+    let note = |rule: &Rule, code: DiagnosticCode, message: String| {
+        Diagnostic::new(code, message).with_path(&rule.path)
     };
     let mode = rule
         .frontmatter
@@ -130,7 +125,7 @@ fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
             let globs: Vec<String> = match rule.frontmatter.get("fileMatchPattern") {
                 Some(Value::String(s)) => {
                     if s.contains(',') {
-                        notes.push(note(rule, false, format!(
+                        notes.push(note(rule, DiagnosticCode::WrongType, format!(
                             "`fileMatchPattern: {s}` in {}: Kiro matches this comma list as one pattern, which never fires; use a YAML list",
                             rule.path.display()
                         )));
@@ -144,7 +139,7 @@ fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
                 _ => Vec::new(),
             };
             if level == Level::User {
-                notes.push(note(rule, true, format!(
+                notes.push(note(rule, DiagnosticCode::ToolsDiffer, format!(
                     "Kiro does not fire fileMatch for ~/.kiro/steering (kirodotdev/Kiro#9176): {} applies in rulebook, not in Kiro",
                     rule.path.display()
                 )));
@@ -162,7 +157,7 @@ fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
         }
         Some("auto") => {
             if rule.description.as_deref().is_none_or(str::is_empty) {
-                notes.push(note(rule, false, format!(
+                notes.push(note(rule, DiagnosticCode::WrongType, format!(
                     "`inclusion: auto` in {} has no description: Kiro cannot decide when to include it, so it never does",
                     rule.path.display()
                 )));
@@ -170,7 +165,7 @@ fn inclusion(rule: &mut Rule, root: &Path, level: Level) -> Vec<Diagnostic> {
             rule.activate(Activation::ModelDecision);
         }
         Some(other) => {
-            notes.push(note(rule, false, format!(
+            notes.push(note(rule, DiagnosticCode::WrongType, format!(
                 "`inclusion: {other}` in {} is not always, fileMatch, manual or auto; read as always",
                 rule.path.display()
             )));

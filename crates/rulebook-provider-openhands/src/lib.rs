@@ -207,7 +207,7 @@ fn kind(rule: &mut Rule) -> Vec<Diagnostic> {
         if !kind.as_str().is_some_and(|k| TYPES.contains(&k)) {
             refused = true;
             notes.push(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::WrongType,
                     format!(
                         "`type` in {} is not repo, knowledge or task: OpenHands refuses the microagent",
@@ -227,7 +227,7 @@ fn kind(rule: &mut Rule) -> Vec<Diagnostic> {
             .collect(),
         Some(Value::String(s)) => {
             notes.push(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::WrongType,
                     format!(
                         "`triggers` in {} is a string: OpenHands wants a list of keywords (`triggers: [{s}]`)",

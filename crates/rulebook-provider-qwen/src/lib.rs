@@ -147,7 +147,7 @@ fn apply_paths(rule: &mut Rule, root: &Path) -> Option<Diagnostic> {
         Some(other) => (
             Vec::new(),
             Some(
-                Diagnostic::warning(
+                Diagnostic::new(
                     DiagnosticCode::WrongType,
                     format!(
                         "`paths` in {} is {}, not a glob or a list of globs; read as always on",

@@ -91,7 +91,7 @@ impl Provider<RuleCapability> for WarpProvider {
             for other in FILES.spellings(dir, "WARP.md") {
                 if other != rule.path {
                     notes.push(
-                        Diagnostic::info(
+                        Diagnostic::new(
                             DiagnosticCode::Shadowed,
                             format!(
                                 "{} is another spelling of WARP.md in the same directory as {}: Warp keeps one of them per directory (the one it reads last, in an order its code does not fix: `upsert_rule` over a hash set), and rulebook reads {}; keep one",
@@ -107,7 +107,7 @@ impl Provider<RuleCapability> for WarpProvider {
             let agents = ContextFiles::new(&["AGENTS.md"], Chain::Cwd).any_case();
             if let Some(other) = agents.find(dir, "AGENTS.md") {
                 notes.push(
-                    Diagnostic::info(
+                    Diagnostic::new(
                         DiagnosticCode::Shadowed,
                         format!(
                             "Warp uses only {} in this directory, not {} (WARP.md wins over AGENTS.md)",

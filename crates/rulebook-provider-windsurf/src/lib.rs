@@ -161,5 +161,5 @@ fn apply_trigger(rule: &mut Rule) -> Option<Diagnostic> {
 }
 
 fn warning(rule: &Rule, message: String) -> Diagnostic {
-    Diagnostic::warning(DiagnosticCode::WrongType, message).with_path(&rule.path)
+    Diagnostic::new(DiagnosticCode::WrongType, message).with_path(&rule.path)
 }

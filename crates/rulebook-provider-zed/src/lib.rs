@@ -127,7 +127,7 @@ impl Provider<RuleCapability> for ZedProvider {
                 .collect();
             if !others.is_empty() {
                 out.diagnostics.push(
-                    Diagnostic::info(
+                    Diagnostic::new(
                         DiagnosticCode::UnsupportedFormat,
                         format!(
                             "Zed would use only .rules here, not {} (it reads the first of its rule files that exists)",

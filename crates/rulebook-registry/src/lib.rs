@@ -1161,7 +1161,7 @@ impl<C: Capability> Registry<C> {
                         }));
                 }
                 Err(err) => loaded.diagnostics.push(
-                    Diagnostic::warning(
+                    Diagnostic::new(
                         DiagnosticCode::ProviderFailed,
                         format!("Failed to load: {err}"),
                     )
@@ -1179,7 +1179,7 @@ impl<C: Capability> Registry<C> {
                 || C::key(&entry.item).to_owned(),
                 |p| p.display().to_string(),
             );
-            let mut d = Diagnostic::warning(
+            let mut d = Diagnostic::new(
                 DiagnosticCode::InvalidItem,
                 format!("Invalid item at {location}: {reason}"),
             )

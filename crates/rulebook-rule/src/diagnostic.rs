@@ -38,8 +38,12 @@ pub enum DiagnosticCode {
     /// A rule source is not a regular file (a FIFO, a device, a socket, a directory where
     /// a file was expected): it is not read, so it cannot block or flood discovery.
     NotAFile,
-    /// The frontmatter is not valid YAML.
+    /// The frontmatter is not valid YAML, and its keys were read as `key: value` text
+    /// (their types lost) or not at all.
     YamlSyntax,
+    /// The frontmatter is not valid YAML at one value, which was read as plain text; the
+    /// rest is YAML and the rule acts as written.
+    YamlRecovered,
     /// The frontmatter is YAML but not a map.
     NotAMap,
     /// A frontmatter key had a value of the wrong type and was dropped.
@@ -76,6 +80,10 @@ pub enum DiagnosticCode {
     /// An `@path` import could not be expanded (missing, outside the project, a cycle, too
     /// deep); its text stays as written.
     ImportFailed,
+    /// An `@path` the importing tool tries and passes over without a word (no such file, a
+    /// cycle, too deep: prose such as `with @-links to` is such a token): its text stays as
+    /// written.
+    ImportSkipped,
     /// A tool would cut or skip some of these rules (its size budget), though rulebook
     /// keeps them whole.
     OverToolBudget,
@@ -93,6 +101,15 @@ pub enum DiagnosticCode {
     /// A glob that can match no file (`src/**/*.`, Markdown's `\*_/_` for `**/`): the rule
     /// it scopes never applies.
     GlobMatchesNothing,
+    /// A form YAML or the current documentation writes otherwise, which the file's own tool
+    /// reads as written (Cursor's unquoted `globs: *.ts`): read as that tool reads it.
+    ToolsOwnForm,
+    /// A rule its author turned off here (`excludeAgent`, Cline's `paths: []`): not a
+    /// problem, a note that says why.
+    TurnedOff,
+    /// A provider option (`--option`, `rulebook.toml`, MCP) names no provider, a key the
+    /// provider does not read, or a value of the wrong kind: it is not used.
+    InvalidOption,
 }
 
 /// One problem found while loading, with where it is.
@@ -132,6 +149,7 @@ impl DiagnosticCode {
             Self::ForeignOwner => "foreign-owner",
             Self::NotAFile => "not-a-file",
             Self::YamlSyntax => "yaml-syntax",
+            Self::YamlRecovered => "yaml-recovered",
             Self::NotAMap => "not-a-map",
             Self::WrongType => "wrong-type",
             Self::InvalidGlob => "invalid-glob",
@@ -148,12 +166,16 @@ impl DiagnosticCode {
             Self::IneffectiveKey => "ineffective-key",
             Self::ToolsDiffer => "tools-differ",
             Self::ImportFailed => "import-failed",
+            Self::ImportSkipped => "import-skipped",
             Self::OverToolBudget => "over-tool-budget",
             Self::SkillName => "skill-name",
             Self::SkillDescription => "skill-description",
             Self::SkillContent => "skill-content",
             Self::DuplicateLoad => "duplicate-load",
             Self::GlobMatchesNothing => "glob-matches-nothing",
+            Self::ToolsOwnForm => "tools-own-form",
+            Self::TurnedOff => "turned-off",
+            Self::InvalidOption => "invalid-option",
         }
     }
 
@@ -175,7 +197,12 @@ impl DiagnosticCode {
             Self::NotAFile => {
                 "A rule source is not a regular file (a FIFO, a device, a socket): it is not read."
             }
-            Self::YamlSyntax => "The frontmatter is not valid YAML.",
+            Self::YamlSyntax => {
+                "The frontmatter is not valid YAML: its keys were read as text, types lost."
+            }
+            Self::YamlRecovered => {
+                "The frontmatter is not valid YAML at one value, which was read as plain text."
+            }
             Self::NotAMap => "The frontmatter is YAML but not a map of keys.",
             Self::WrongType => "A frontmatter key had a value of the wrong type and was dropped.",
             Self::InvalidGlob => {
@@ -204,6 +231,9 @@ impl DiagnosticCode {
             Self::ImportFailed => {
                 "An `@path` import could not be expanded; its text stays as written."
             }
+            Self::ImportSkipped => {
+                "An `@path` the importing tool passes over without a word; its text stays."
+            }
             Self::OverToolBudget => {
                 "A tool would cut or skip some of these rules at its size budget."
             }
@@ -218,6 +248,11 @@ impl DiagnosticCode {
             Self::GlobMatchesNothing => {
                 "A glob that can match no file: the rule it scopes never applies."
             }
+            Self::ToolsOwnForm => {
+                "A form the file's own tool reads as written, though YAML would not: read so."
+            }
+            Self::TurnedOff => "A rule its author turned off here.",
+            Self::InvalidOption => "A provider option that no provider reads as given.",
         }
     }
 
@@ -231,6 +266,7 @@ impl DiagnosticCode {
         Self::ForeignOwner,
         Self::NotAFile,
         Self::YamlSyntax,
+        Self::YamlRecovered,
         Self::NotAMap,
         Self::WrongType,
         Self::InvalidGlob,
@@ -247,13 +283,69 @@ impl DiagnosticCode {
         Self::IneffectiveKey,
         Self::ToolsDiffer,
         Self::ImportFailed,
+        Self::ImportSkipped,
         Self::OverToolBudget,
         Self::SkillName,
         Self::SkillDescription,
         Self::SkillContent,
         Self::DuplicateLoad,
         Self::GlobMatchesNothing,
+        Self::ToolsOwnForm,
+        Self::TurnedOff,
+        Self::InvalidOption,
     ];
+
+    /// How serious a diagnostic of this code is: the one table the library, `list`,
+    /// `explain`, the MCP server and `rulebook check` share.
+    ///
+    /// An error makes a rule not load, or not act as its tool would act on it; a warning
+    /// is worth fixing but changes nothing today; an info is a fact.
+    ///
+    /// ```
+    /// use rulebook_rule::{DiagnosticCode, Severity};
+    /// assert_eq!(DiagnosticCode::YamlSyntax.severity(), Severity::Error);
+    /// assert_eq!(DiagnosticCode::YamlRecovered.severity(), Severity::Warning);
+    /// assert_eq!(DiagnosticCode::ToolsOwnForm.severity(), Severity::Info);
+    /// ```
+    pub const fn severity(self) -> Severity {
+        match self {
+            Self::ReadFailed
+            | Self::TooLarge
+            | Self::OutsideProject
+            | Self::NotAFile
+            | Self::YamlSyntax
+            | Self::WrongType
+            | Self::InvalidGlob
+            | Self::ProviderFailed
+            | Self::InvalidItem
+            | Self::InvalidTrigger
+            | Self::InvalidOption => Severity::Error,
+            Self::InvalidUtf8
+            | Self::WalkFailed
+            | Self::ForeignOwner
+            | Self::YamlRecovered
+            | Self::NotAMap
+            | Self::UnknownKey
+            | Self::DuplicateTrigger
+            | Self::MissingDirectory
+            | Self::NoBucket
+            | Self::GlobNamesDirectory
+            | Self::ImportFailed
+            | Self::SkillName
+            | Self::SkillDescription
+            | Self::SkillContent
+            | Self::DuplicateLoad
+            | Self::GlobMatchesNothing => Severity::Warning,
+            Self::Shadowed
+            | Self::UnsupportedFormat
+            | Self::IneffectiveKey
+            | Self::ToolsDiffer
+            | Self::OverToolBudget
+            | Self::ToolsOwnForm
+            | Self::TurnedOff
+            | Self::ImportSkipped => Severity::Info,
+        }
+    }
 
     /// The code named `name` (its kebab-case name).
     pub fn from_name(name: &str) -> Option<Self> {
@@ -268,18 +360,11 @@ impl fmt::Display for DiagnosticCode {
 }
 
 impl Diagnostic {
-    /// Information: nothing is wrong, but a person would want to know.
-    pub fn info(code: DiagnosticCode, message: impl Into<String>) -> Self {
+    /// A diagnostic of `code`, with its code's severity ([`DiagnosticCode::severity`]) and
+    /// a message; add a path and position with the setters.
+    pub fn new(code: DiagnosticCode, message: impl Into<String>) -> Self {
         Self {
-            severity: Severity::Info,
-            ..Self::warning(code, message)
-        }
-    }
-
-    /// A warning with a code and a message; add a path and position with the setters.
-    pub fn warning(code: DiagnosticCode, message: impl Into<String>) -> Self {
-        Self {
-            severity: Severity::Warning,
+            severity: code.severity(),
             code,
             provider: None,
             provider_id: None,

@@ -71,12 +71,12 @@ fn codes_round_trip_through_their_names() {
 
 #[test]
 fn a_diagnostic_reads_with_its_provider() {
-    let info = Diagnostic::info(DiagnosticCode::YamlSyntax, "x");
+    let info = Diagnostic::new(DiagnosticCode::UnsupportedFormat, "x");
     assert_eq!(info.severity, Severity::Info);
-    let warning = Diagnostic::warning(DiagnosticCode::YamlSyntax, "Bad YAML")
+    let warning = Diagnostic::new(DiagnosticCode::YamlSyntax, "Bad YAML")
         .with_path("/p/a.md")
         .at(Some(2), Some(5));
-    assert_eq!(warning.severity, Severity::Warning);
+    assert_eq!(warning.severity, Severity::Error);
     assert_eq!(warning.to_string(), "Bad YAML");
     assert_eq!((warning.line, warning.column), (Some(2), Some(5)));
     assert_eq!(

@@ -191,19 +191,19 @@ fn provider_options_a_provider_does_not_read_are_errors() {
         errors,
         [
             (
-                rulebook::DiagnosticCode::UnknownKey,
+                rulebook::DiagnosticCode::InvalidOption,
                 "[Claude Code] provider option claude.nope=1 is not used: `claude` has no option `nope`; its options: allow_external_imports, walk_ceiling".to_owned()
             ),
             (
-                rulebook::DiagnosticCode::WrongType,
+                rulebook::DiagnosticCode::InvalidOption,
                 "[GitHub Copilot] provider option copilot.agent_kind=reviewer is not used: copilot.agent_kind is one of coding-agent, code-review".to_owned()
             ),
             (
-                rulebook::DiagnosticCode::UnknownKey,
+                rulebook::DiagnosticCode::InvalidOption,
                 "[Cline] provider option cline.strict=true is not used: `cline` takes no options".to_owned()
             ),
             (
-                rulebook::DiagnosticCode::UnknownKey,
+                rulebook::DiagnosticCode::InvalidOption,
                 format!(
                     "provider option cursr.agent_kind=code-review is not used: there is no provider `cursr` (did you mean `cursor`?); the providers: {}",
                     ids.join(", ")
