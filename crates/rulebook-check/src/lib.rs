@@ -612,8 +612,9 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
             DiagnosticCode::InvalidItem
                 | DiagnosticCode::InvalidTrigger
                 | DiagnosticCode::DuplicateTrigger
-        ) {
-            continue; // recomputed for every file above
+        ) && d.path.as_deref().is_none_or(|p| outcomes.contains_key(p))
+        {
+            continue; // recomputed for every rule file above (a skill's are said as they are)
         }
         if matches!(
             d.code,
@@ -753,15 +754,16 @@ fn unsupported_formats(book: &Rulebook) -> Vec<Diagnostic> {
             .ok()
             .map(|_| finding(DiagnosticCode::UnsupportedFormat, &path, None, message))
     };
+    // Once a folder: several tools keep the same one (Copilot's editor and CLI).
+    let mut folders_said = HashSet::new();
     let not_rules = rulebook::tools()
         .iter()
         .flat_map(|tool| tool.tool().info().other_folders())
+        .filter(|(rel, _)| folders_said.insert(*rel))
         .filter_map(|(rel, what)| {
             present(
                 rel,
-                format!(
-                    "{rel} holds {what}: neither rules nor skills, so rulebook does not read it"
-                ),
+                format!("{rel} holds {what} so rulebook's union view does not read it"),
             )
         });
     // A file a tool reads only under a condition: said when it is here and no provider read

@@ -559,3 +559,40 @@ fn every_code_has_one_severity_in_the_library_and_in_check() {
     assert_eq!(severity(DiagnosticCode::YamlSyntax), Severity::Error);
     assert_eq!(DiagnosticCode::YamlRecovered.severity(), Severity::Warning);
 }
+
+/// Claude Code's custom commands are what they are for Claude Code: listed at start with its
+/// skills, not rules; a tool's other folders (Copilot's prompt files) are neither rules nor
+/// skills. Each is an info, said once, of the folder that is there.
+#[test]
+fn commands_and_other_folders_are_said_as_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("project");
+    write(&p, ".git/HEAD", "ref: refs/heads/main\n");
+    write(
+        &p,
+        ".claude/commands/deploy.md",
+        "---\ndescription: deploy\n---\nDeploy.\n",
+    );
+    write(&p, ".github/prompts/review.prompt.md", "Review.\n");
+    let book = Rulebook::discover(&p, Some(&dir.path().join("home")), &Options::new());
+    let said: Vec<String> = check(&book, &CheckOptions::new())
+        .findings
+        .iter()
+        .filter(|d| d.code == DiagnosticCode::UnsupportedFormat)
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said.iter().any(
+            |m| m.starts_with(".claude/commands holds Claude Code's custom commands")
+                && m.contains("lists at start with its skills")
+        ),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|m| m.starts_with(
+            ".github/prompts holds GitHub Copilot's prompt files, neither rules nor skills"
+        )),
+        "{said:?}"
+    );
+}

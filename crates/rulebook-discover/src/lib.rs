@@ -1010,7 +1010,12 @@ impl Rulebook {
             } else {
                 Vec::new()
             };
-        let skills = self.skills();
+        // Extended: a skill for a person to invoke is not offered to the model, as the
+        // tools that read `disable-model-invocation` do; it is still served by `skill://`.
+        let mut skills = self.skills();
+        if self.profile == Profile::Extended {
+            skills.retain(|s| !s.model_invocation_disabled());
+        }
         rulebook_prompt::render_with_skills(&skills, &always, &attached, &rulebook, section)
     }
 

@@ -86,7 +86,8 @@ impl ToolInfo {
     }
 
     /// Folders of other kinds the tool keeps in a project beside its rules and skills
-    /// (commands, subagents, prompt files), each with what it holds: `rulebook check` says
+    /// (commands, subagents, prompt files), each with what it holds, a phrase ending in a
+    /// comma (`"Claude Code's subagents, neither rules nor skills,"`): `rulebook check` says
     /// of each that is there that rulebook does not read it.
     #[must_use]
     pub const fn with_other_folders(

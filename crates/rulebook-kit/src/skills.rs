@@ -112,10 +112,35 @@ impl FileLoader {
             };
             let rule = rules.items.swap_remove(i);
             out.diagnostics.append(&mut rules.diagnostics);
+            let say = self.mechanisms().say_skipped;
             if rule.content.trim().is_empty() && rule.frontmatter.is_empty() {
+                if say {
+                    out.diagnostics.push(
+                        Diagnostic::new(
+                            DiagnosticCode::InvalidItem,
+                            format!(
+                                "skill `{folder_name}` ({}) is empty: rulebook leaves it out (Claude Code lists such a skill by its folder's name, described `Skill`)",
+                                path.display()
+                            ),
+                        )
+                        .with_path(&path),
+                    );
+                }
                 continue;
             }
             if rule.frontmatter.get("enabled") == Some(&Value::Bool(false)) {
+                if say {
+                    out.diagnostics.push(
+                        Diagnostic::new(
+                            DiagnosticCode::TurnedOff,
+                            format!(
+                                "skill `{folder_name}` ({}) is turned off (`enabled: false`): rulebook leaves it out",
+                                path.display()
+                            ),
+                        )
+                        .with_path(&path),
+                    );
+                }
                 continue;
             }
             let name = match rule.frontmatter.get("name") {
@@ -124,7 +149,7 @@ impl FileLoader {
             };
             let description = rule.description.clone().filter(|d| !d.trim().is_empty());
             if require_description && description.is_none() {
-                if self.mechanisms().say_skipped {
+                if say {
                     out.diagnostics.push(
                         Diagnostic::new(
                             DiagnosticCode::SkillDescription,

@@ -536,8 +536,11 @@ pub static TOOL_INFO: ToolInfo = ToolInfo::new(
 )
 .verified("2.1.332")
 .with_other_folders(&[
-    (".claude/commands", "Claude Code's slash commands"),
-    (".claude/agents", "Claude Code's subagents"),
+    (
+        ".claude/commands",
+        "Claude Code's custom commands (`/NAME`), which Claude Code lists at start with its skills (`--as claude skills` shows them), neither rules nor skills,",
+    ),
+    (".claude/agents", "Claude Code's subagents, neither rules nor skills,"),
 ]);
 
 impl Tool for Claude {

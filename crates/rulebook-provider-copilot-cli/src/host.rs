@@ -615,8 +615,8 @@ pub static TOOL_INFO: ToolInfo = ToolInfo::new(
 .verified("1.0.102")
 .lists_found_files_only()
 .with_other_folders(&[
-    (".github/prompts", "GitHub Copilot's prompt files"),
-    (".github/agents", "GitHub Copilot's custom agents"),
+    (".github/prompts", "GitHub Copilot's prompt files, neither rules nor skills,"),
+    (".github/agents", "GitHub Copilot's custom agents, neither rules nor skills,"),
 ]);
 
 impl Tool for CopilotCli {

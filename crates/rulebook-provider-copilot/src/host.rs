@@ -89,8 +89,14 @@ pub static TOOL_INFO: ToolInfo = ToolInfo::new(
     "the documentation of custom instructions for GitHub Copilot in VS Code",
 )
 .with_other_folders(&[
-    (".github/prompts", "GitHub Copilot's prompt files"),
-    (".github/agents", "GitHub Copilot's custom agents"),
+    (
+        ".github/prompts",
+        "GitHub Copilot's prompt files, neither rules nor skills,",
+    ),
+    (
+        ".github/agents",
+        "GitHub Copilot's custom agents, neither rules nor skills,",
+    ),
 ]);
 
 impl Tool for Copilot {

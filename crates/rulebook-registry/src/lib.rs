@@ -127,7 +127,7 @@ pub struct Mechanisms {
     /// down to the working directory, not in the working directory alone.
     pub project_chain: bool,
     /// A file passed over that the original drops without a word (a skill without the
-    /// description its provider requires) is said, as information.
+    /// description its provider requires) is said.
     pub say_skipped: bool,
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::{FrontmatterOutcome, Map, SourceMeta};
+use crate::{FrontmatterOutcome, Map, SourceMeta, Value};
 
 /// One skill: a `SKILL.md` and the folder it stands in.
 ///
@@ -68,6 +68,25 @@ impl Skill {
     pub fn with_description(mut self, description: impl Into<String>) -> Self {
         self.description = Some(description.into());
         self
+    }
+
+    /// `disable-model-invocation: true` (or `disable_model_invocation`): the skill is for a
+    /// person to invoke, not for the model to choose, so the tools that read the key (Claude
+    /// Code, GitHub Copilot CLI, the OpenHands SDK) leave it out of the model's listing.
+    ///
+    /// ```
+    /// # use rulebook_rule::*;
+    /// let mut map = Map::default();
+    /// map.insert("disable-model-invocation".to_owned(), Value::Bool(true));
+    /// let skill = Skill::new("deploy", "/p/deploy/SKILL.md", "…",
+    ///     SourceMeta::new("claude", "Claude Code", Level::Project, "/p/deploy/SKILL.md"))
+    ///     .with_frontmatter(map, FrontmatterOutcome::Parsed);
+    /// assert!(skill.model_invocation_disabled());
+    /// ```
+    pub fn model_invocation_disabled(&self) -> bool {
+        ["disable-model-invocation", "disable_model_invocation"]
+            .iter()
+            .any(|k| self.frontmatter.get(*k) == Some(&Value::Bool(true)))
     }
 
     /// Sets the frontmatter and how it was read.

@@ -117,3 +117,47 @@ fn e9_size_cap() {
     );
     assert_eq!(names(&raised), ["huge", "small"]);
 }
+
+/// A skill for a person to invoke (`disable-model-invocation: true`) is not offered to the
+/// model in Extended, as Claude Code, Copilot CLI and the OpenHands SDK leave it out of
+/// their listings; `skill://` still serves it. Reference lists it, as the original did.
+#[test]
+fn a_skill_for_people_only_is_not_offered_to_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, extra) in [("deploy", "disable-model-invocation: true\n"), ("pdf", "")] {
+        let folder = dir.path().join(format!("p/.xcsh/skills/{name}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: the {name} skill\n{extra}---\nBody of {name}\n"
+            ),
+        )
+        .unwrap();
+    }
+    let book = |profile| {
+        Rulebook::discover(
+            dir.path().join("p"),
+            Some(&dir.path().join("h")),
+            &Options::new().profile(profile),
+        )
+    };
+    let extended = book(Profile::Extended);
+    let prompt = extended.system_prompt_section();
+    assert!(
+        prompt.contains("the pdf skill") && !prompt.contains("deploy"),
+        "{prompt}"
+    );
+    assert!(
+        extended
+            .skill("deploy")
+            .unwrap()
+            .content
+            .contains("Body of deploy")
+    );
+    assert!(
+        book(Profile::Reference)
+            .system_prompt_section()
+            .contains("the deploy skill")
+    );
+}
