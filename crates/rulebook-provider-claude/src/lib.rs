@@ -48,6 +48,7 @@
 pub use rulebook_kit::{LoadContext, Provider};
 
 pub mod host;
+mod listing;
 
 /// Claude Code, for the table of tools: `--as claude` is its [`host::emulate`].
 pub const TOOL: rulebook_kit::host::Host = rulebook_kit::host::Host::new(&host::Claude);

@@ -135,15 +135,27 @@ cands = candidates()
 cmds = commands()
 # The tool's fallbacks when a file says nothing: `Skill`, `Custom command`.
 FALLBACKS = ("Skill", "Custom command")
-for line in listing.split("\n"):
-    m = re.match(r"^- (.+?): (.*)$", line)
-    if not m:
-        break
-    display, desc = m.group(1), m.group(2)
+# An entry is `- NAME: DESCRIPTION` or, when the listing is over its budget, `- NAME` alone
+# (description dropped); a description may run over several lines; one capped at 1536
+# characters ends in `…` (1535 of its own).
+entries = []
+for line in listing.split("\n\n")[0].split("\n"):
+    m = re.match(r"^- (.+?)(?:: (.*))?$", line)
+    if m:
+        entries.append([m.group(1), m.group(2)])
+    elif entries and entries[-1][1] is not None:
+        entries[-1][1] += "\n" + line
+for display, desc in entries:
     folder = re.sub(r" \(.*\)$", "", display)
-    fits = lambda text: desc in FALLBACKS or desc.split("\n")[0] in text
+    def fits(text, desc=desc):
+        if desc is None or desc in FALLBACKS:
+            return True
+        first = desc.split("\n")[0]
+        if len(desc) == 1536 and first.endswith("\u2026"):
+            first = first[:-1]
+        return first in text
     hit = [c for c in cands if c[0] == folder and fits(c[2])]
     hit = hit or [c for c in cmds if c[0] == display and fits(c[2])]
     if hit:
-        skills.append({"name": display, "description": desc, "path": hit[0][1]})
+        skills.append({"name": display, "description": desc if desc is not None else "", "path": hit[0][1]})
 print(json.dumps({"tool": "claude", "version": "2.1.332", "files": files, "text": text, "skills": skills}, ensure_ascii=False))
