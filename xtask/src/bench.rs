@@ -55,6 +55,18 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
     let (_, skill_bytes) = synth::write_skills(&skills, 1000, 42)
         .map_err(|e| format!("writing {}: {e}", skills.display()))?;
     build_profiling(&["rulebook-cli", "rulebook-bench"])?;
+    // The read floor every tree row is a ratio to: `bench/floor.c`, when a C compiler is
+    // here (else the bench's own walk, and its rows say so).
+    let c_floor = target.join("profiling").join("floor-c");
+    let compiled = Command::new(env::var_os("CC").unwrap_or_else(|| "cc".into()))
+        .args(["-O2", "-pthread", "-o"])
+        .arg(&c_floor)
+        .arg(root().join("bench/floor.c"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !compiled {
+        eprintln!("xtask: no C compiler compiled bench/floor.c: the floor is the bench's own walk");
+    }
     let mut cmd = Command::new(
         target
             .join("profiling")
@@ -70,6 +82,9 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
         .arg(root().join("../shared/corpus"));
     for monorepo in &monorepos {
         cmd.arg("--monorepo").arg(monorepo);
+    }
+    if compiled {
+        cmd.arg("--c-floor").arg(&c_floor);
     }
     cmd.arg("--skills")
         .arg(format!("1000={}={skill_bytes}", skills.display()));

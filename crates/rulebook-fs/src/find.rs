@@ -127,9 +127,8 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    let mut found = Found::default();
     if names.is_empty() {
-        return found;
+        return Found::default();
     }
     let hits: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -138,6 +137,21 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
     // `filter_entry` needs an owned, shareable set.
     let wanted: std::sync::Arc<std::collections::HashSet<String>> =
         std::sync::Arc::new(names.iter().cloned().collect());
+    // A small tree (most projects, an empty one) is walked on this thread: the parallel
+    // walker's idle threads wait a millisecond at a time for work that never comes, which
+    // is most of the start of a run in such a tree. Past that many entries, the walk
+    // starts again in parallel (the entries walked so far are a few milliseconds).
+    if let Some(small) = find_small(root, &wanted, SMALL_TREE.min(max_entries)) {
+        return found_from(
+            root,
+            max_entries,
+            small.hits,
+            small.errors,
+            small.too_deep,
+            false,
+            None,
+        );
+    }
     let walker = nested_walker(root, wanted.clone(), false).build_parallel();
     walker.run(|| {
         Box::new(|entry| {
@@ -195,6 +209,81 @@ pub(crate) fn find_bounded(root: &Path, names: &[String], max_entries: usize) ->
     } else {
         None
     };
+    found_from(root, max_entries, hits, errors, too_deep, cut, stopped_at)
+}
+
+/// Entries a tree may have for [`find_named`] to walk it on one thread.
+const SMALL_TREE: usize = 1_000;
+
+/// The walk of [`find_bounded`] on this thread, in the order the directories list their
+/// entries, when the tree has at most `limit` entries (`None` past that). A wanted entry is
+/// recorded by the filter and never descended into, as the parallel walk skips it.
+fn find_small(
+    root: &Path,
+    wanted: &std::sync::Arc<std::collections::HashSet<String>>,
+    limit: usize,
+) -> Option<InOrder> {
+    use std::sync::{Arc, Mutex, PoisonError};
+    let hits: Arc<Mutex<Vec<(String, PathBuf)>>> = Arc::default();
+    let (recorded, names) = (Arc::clone(&hits), Arc::clone(wanted));
+    let mut builder = nested_walker(root, Arc::clone(wanted), false);
+    builder.filter_entry(move |e| {
+        let name = e.file_name().to_string_lossy();
+        let keep = name != "node_modules"
+            && name != ".git"
+            && (!name.starts_with('.') || e.depth() == 0 || names.contains(name.as_ref()));
+        if keep && e.depth() > 0 && names.contains(name.as_ref()) {
+            if let Some(parent) = e.path().parent() {
+                recorded
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push((name.into_owned(), parent.to_path_buf()));
+            }
+            // Read by its provider, not walked here.
+            return false;
+        }
+        keep
+    });
+    let mut out = InOrder {
+        hits: Vec::new(),
+        errors: Vec::new(),
+        too_deep: None,
+        stopped_at: None,
+    };
+    for (visited, entry) in builder.build().enumerate() {
+        if visited >= limit {
+            return None;
+        }
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                out.errors.push(err.to_string());
+                continue;
+            }
+        };
+        if entry.depth() == MAX_WALK_DEPTH && entry.file_type().is_some_and(|t| t.is_dir()) {
+            // The first in name order, as the parallel walk says it.
+            if out.too_deep.as_deref().is_none_or(|d| entry.path() < d) {
+                out.too_deep = Some(entry.path().to_path_buf());
+            }
+        }
+    }
+    out.hits = std::mem::take(&mut *hits.lock().unwrap_or_else(PoisonError::into_inner));
+    Some(out)
+}
+
+/// [`Found`] from a walk's hits, errors, first too-deep directory, whether the bound cut
+/// it, and the entry it stopped at.
+fn found_from(
+    root: &Path,
+    max_entries: usize,
+    mut hits: Vec<(String, PathBuf)>,
+    mut errors: Vec<String>,
+    too_deep: Option<PathBuf>,
+    cut: bool,
+    stopped_at: Option<PathBuf>,
+) -> Found {
+    let mut found = Found::default();
     hits.sort();
     errors.sort();
     for (name, dir) in hits {

@@ -383,6 +383,31 @@ mod bound_tests {
         }
     }
 
+    /// A small tree is walked on one thread, a larger one in parallel: both find every
+    /// nested directory, in the same order, with nothing said, on either side of the size
+    /// at which the walk changes.
+    #[test]
+    fn small_and_large_trees_find_the_same_nested_rules() {
+        let names = [".cursor".to_string(), "AGENTS.md".to_string()];
+        for files in [900, 1_100] {
+            let dir = tempfile::tempdir().unwrap();
+            for f in 0..files {
+                let sub = dir.path().join(format!("p{}", f % 10));
+                fs::create_dir_all(&sub).unwrap();
+                fs::write(sub.join(format!("f{f}.ts")), "x").unwrap();
+            }
+            for p in 0..10 {
+                fs::create_dir_all(dir.path().join(format!("p{p}/.cursor"))).unwrap();
+                fs::write(dir.path().join(format!("p{p}/AGENTS.md")), "a").unwrap();
+            }
+            let found = find_bounded(dir.path(), &names, 100_000);
+            let expected: Vec<_> = (0..10).map(|p| dir.path().join(format!("p{p}"))).collect();
+            assert_eq!(found.by_name[".cursor"], expected, "{files} files");
+            assert_eq!(found.by_name["AGENTS.md"], expected, "{files} files");
+            assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        }
+    }
+
     #[test]
     fn the_boundary_is_the_resolved_root() {
         let dir = tempfile::tempdir().unwrap();
