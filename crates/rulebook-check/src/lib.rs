@@ -163,7 +163,8 @@ impl CheckOptions {
         Ok(self)
     }
 
-    fn keeps(&self, code: DiagnosticCode) -> bool {
+    /// Whether findings of `code` are reported (selected, or no selection, and not ignored).
+    pub fn keeps(&self, code: DiagnosticCode) -> bool {
         (self.select.is_empty() || self.select.contains(&code)) && !self.ignore.contains(&code)
     }
 }
@@ -309,7 +310,11 @@ fn duplicate_loads(views: &[HostView]) -> Vec<Diagnostic> {
                         }
                     ),
                 )
-                .with_provider(view.host.display_name()),
+                .with_provider(view.host.display_name())
+                .with_related(
+                    &dup.paths[0],
+                    format!("the copy {} loads first", view.host.display_name()),
+                ),
             );
         }
     }
@@ -348,7 +353,8 @@ fn duplicate_rules(book: &Rulebook) -> Vec<Diagnostic> {
                         rule.content.len()
                     ),
                 )
-                .from_provider(rule.source.provider.clone(), rule.source.provider_name.clone()),
+                .from_provider(rule.source.provider.clone(), rule.source.provider_name.clone())
+                .with_related(&first.path, format!("`{}`, the same text", first.name)),
             );
         }
     }
@@ -655,6 +661,10 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                 .from_provider(
                     loser.source.provider.clone(),
                     loser.source.provider_name.clone(),
+                )
+                .with_related(
+                    &winner.path,
+                    format!("shadows it ({})", winner.source.provider_name),
                 ),
             );
         }

@@ -200,6 +200,15 @@ pub(crate) enum Command {
         #[arg(long)]
         no_watch: bool,
     },
+    /// Serve a Language Server on stdin/stdout for the editor: check's findings on each
+    /// rule file as you type, which tools load it and how (hover), where imports and
+    /// rule:// links lead, frontmatter completion and quick fixes. Register it in an editor
+    /// as the command `rulebook lsp`.
+    Lsp {
+        /// Milliseconds the buffers must be quiet before they are analysed again.
+        #[arg(long, default_value_t = 200, value_name = "MS")]
+        debounce_ms: u64,
+    },
     /// Print the man page (roff), or with --dir write it and a page per subcommand
     /// (rulebook-list.1, …, the pages its SUBCOMMANDS section names): `rulebook man --dir
     /// ~/.local/share/man/man1` installs them for `man rulebook`.

@@ -2,7 +2,8 @@
 //!
 //! Commands: `list`, `skills`, `explain [NAME]`, `prompt [--paths P...]`, `read
 //! rule://NAME`, `check`, `match PATH...`, `compare`, `budget`, `complete [PREFIX]`,
-//! `completions SHELL`, `mcp` (the MCP server on standard input and output), `man`; and
+//! `completions SHELL`, `mcp` (the MCP server on standard input and output), `lsp` (the
+//! language server on standard input and output), `man`; and
 //! `--as TOOL` with list, explain, prompt, match and check. Every command takes
 //! `-C/--cwd`, `--home`, `--profile`, `--json`, `--color`, and `--providers` /
 //! `--no-provider` (the provider ids come from the registry, not from a list here). Exit codes: 0 on success, 1 on
@@ -19,7 +20,7 @@
 //! `compare` list the tool.
 //!
 //! Depends on `rulebook` (the pipeline), `rulebook-check` (the lint), `rulebook-mcp` (the
-//! server), `rulebook-report` (the report model), `clap` (arguments, completions, the man
+//! MCP server), `rulebook-lsp` (the language server), `rulebook-report` (the report model), `clap` (arguments, completions, the man
 //! page) and `serde`/`serde_json` (`--json`).
 
 mod args;
@@ -73,6 +74,9 @@ pub fn run() -> ExitCode {
     };
     if let Command::Mcp { .. } = settings.command {
         return mcp(settings);
+    }
+    if let Command::Lsp { .. } = settings.command {
+        return lsp(settings);
     }
     if settings.views_only() {
         return views(&settings);
@@ -145,6 +149,26 @@ fn mcp(settings: Settings) -> ExitCode {
     }
 }
 
+fn lsp(settings: Settings) -> ExitCode {
+    let Command::Lsp { debounce_ms } = settings.command else {
+        return ExitCode::from(2);
+    };
+    let mut serve = rulebook_lsp::ServeOptions::new(&settings.cwd)
+        .options(settings.options)
+        .debounce(std::time::Duration::from_millis(debounce_ms));
+    if let Some(home) = &settings.home {
+        serve = serve.home(home);
+    }
+    memory::for_a_long_life();
+    match rulebook_lsp::serve_stdio(serve) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("rulebook lsp: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// The commands that answer from the tools' own views alone (`compare`, `budget`, and
 /// `--as TOOL` with list, explain, prompt and match), in the project located once.
 fn views(settings: &Settings) -> ExitCode {
@@ -203,6 +227,7 @@ fn book(settings: &Settings) -> ExitCode {
         Command::Completions { .. }
         | Command::Man { .. }
         | Command::Mcp { .. }
+        | Command::Lsp { .. }
         | Command::Compare { .. }
         | Command::Budget { .. } => ExitCode::SUCCESS,
     };

@@ -17,7 +17,10 @@
 //!   `.clinerules`), and the one nested walk below the working directory for every
 //!   provider's names (E11).
 //!
-//! One module each: `walk`, `read`, `find`. The provider kit (`rulebook-kit`) builds rules
+//! - [`Overlay`]: unsaved text an editor holds, read in place of a file's (the language
+//!   server's buffers).
+//!
+//! One module each: `walk`, `read`, `find`, `overlay`. The provider kit (`rulebook-kit`) builds rules
 //! on these.
 //!
 //! Depends on `ignore` (the walker) and `rulebook-rule` (diagnostics and rule building).
@@ -41,10 +44,12 @@
 //! ```
 
 mod find;
+mod overlay;
 mod read;
 mod walk;
 
 pub use find::{Found, find_dirs, find_named, find_upward, owned_by_another_user};
+pub use overlay::Overlay;
 pub use read::{
     ReadOptions, ReadRule, ReadText, RuleReader, normalize_lexically, read_bytes,
     read_bytes_inside, read_prefix, read_rule, read_rule_file, same_bytes,

@@ -273,7 +273,14 @@ fn read_rule_bytes(
     let limit = options
         .max_size
         .map_or(u64::MAX, |max| max.saturating_add(1));
-    let result = (&mut file).take(limit).read_to_end(bytes);
+    let result = match crate::Overlay::get(path) {
+        Some(laid) => {
+            let kept = laid.len().min(usize::try_from(limit).unwrap_or(usize::MAX));
+            bytes.extend_from_slice(&laid[..kept]);
+            Ok(kept)
+        }
+        None => (&mut file).take(limit).read_to_end(bytes),
+    };
     if let Err(err) = result {
         diagnostics.push(read_failed(&err));
         return (None, diagnostics);
@@ -355,9 +362,19 @@ pub fn read_bytes(path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
     read_open(file, path, max)
 }
 
-/// The bytes of an opened regular file, at most `max` of them (more is an error).
+/// The bytes of an opened regular file (or of its [`crate::Overlay`]), at most `max` of
+/// them (more is an error).
 fn read_open(mut file: fs::File, path: &Path, max: Option<u64>) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
+    if let Some(laid) = crate::Overlay::get(path) {
+        if let Some(max) = max.filter(|&max| laid.len() as u64 > max) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!("{} is larger than {max} bytes", path.display()),
+            ));
+        }
+        return Ok(laid.to_vec());
+    }
     match max {
         Some(max) => {
             (&mut file)
@@ -438,6 +455,9 @@ pub fn read_bytes_inside(
 /// [`std::io::ErrorKind::InvalidInput`] error, as in [`read_bytes`].
 pub fn read_prefix(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     let (mut file, meta) = open_regular(path)?;
+    if let Some(laid) = crate::Overlay::get(path) {
+        return Ok(laid[..laid.len().min(usize::try_from(max).unwrap_or(usize::MAX))].to_vec());
+    }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(max)).unwrap_or(0));
     (&mut file).take(max).read_to_end(&mut bytes)?;
     Ok(bytes)

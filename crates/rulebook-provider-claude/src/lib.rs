@@ -295,7 +295,8 @@ fn load_memory(
                     imported.display()
                 ),
             )
-            .with_path(path),
+            .with_path(path)
+            .with_related(&imported, "the file it imports, whose text is injected"),
         );
         out.items[memory.index].source.real_path = Some(imported);
     }

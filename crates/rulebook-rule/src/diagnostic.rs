@@ -134,6 +134,20 @@ pub struct Diagnostic {
     pub column: Option<usize>,
     /// What happened, naming the file where that helps.
     pub message: String,
+    /// The other files the finding involves (the rule that shadows this one, the first
+    /// copy of a duplicate, the file that imports this one), each with what it is to
+    /// this one; the message names them too. Not in the JSON: the message says it there.
+    #[serde(skip)]
+    pub related: Vec<Related>,
+}
+
+/// Another file a [`Diagnostic`] involves, and what it is to the diagnostic's file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Related {
+    /// The file, absolute.
+    pub path: PathBuf,
+    /// What it is to the diagnostic's file (`shadows it`, `the first copy`).
+    pub what: String,
 }
 
 impl DiagnosticCode {
@@ -372,7 +386,18 @@ impl Diagnostic {
             line: None,
             column: None,
             message: message.into(),
+            related: Vec::new(),
         }
+    }
+
+    /// Adds a file the finding involves ([`Diagnostic::related`]).
+    #[must_use]
+    pub fn with_related(mut self, path: impl Into<PathBuf>, what: impl Into<String>) -> Self {
+        self.related.push(Related {
+            path: path.into(),
+            what: what.into(),
+        });
+        self
     }
 
     /// Sets the file.

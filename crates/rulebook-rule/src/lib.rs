@@ -33,7 +33,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
+pub use diagnostic::{Diagnostic, DiagnosticCode, Related, Severity};
 pub use rulebook_frontmatter::{Map, Outcome as FrontmatterOutcome, Value};
 pub use shown::{show_path, show_paths_in};
 pub use skill::{InvalidSkill, Skill, validate_skill};
