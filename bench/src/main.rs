@@ -132,6 +132,9 @@ fn main() -> ExitCode {
         if let Some(tree) = trees.iter().find(|t| t.rules == 1000) {
             mcp(tree, Path::new(&bin), &mut rows);
         }
+        if let Some(tree) = trees.iter().find(|t| t.rules == 10_000) {
+            lsp(tree, Path::new(&bin), quick, &mut rows);
+        }
         for monorepo in args
             .windows(2)
             .filter(|w| w[0] == "--monorepo")
@@ -741,6 +744,168 @@ fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
         target: String::new(),
         pass: None,
     });
+}
+
+/// The p50 and p99 of `samples`.
+fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration) {
+    samples.sort_unstable();
+    let at = |q: f64| {
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "an index into the samples"
+        )]
+        let i = ((samples.len() as f64 - 1.0) * q).round() as usize;
+        samples[i]
+    };
+    (at(0.5), at(0.99))
+}
+
+/// `rulebook lsp` as a process over its pipes, on the 10,000-rule tree, with no debounce:
+/// from a `didChange` of one rule file (an unknown key typed, then taken out again) to the
+/// `publishDiagnostics` of that buffer, p50 and p99 of 100 changes (20 with `--quick`).
+fn lsp(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+
+    let project = tree.dir.join("project");
+    let Some(file) = ignore::WalkBuilder::new(project.join(".cursor/rules"))
+        .build()
+        .flatten()
+        .map(ignore::DirEntry::into_path)
+        .find(|p| p.extension().is_some_and(|e| e == "mdc"))
+    else {
+        return;
+    };
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        return;
+    };
+    let Ok(mut child) = Command::new(bin)
+        .arg("-C")
+        .arg(&project)
+        .arg("--home")
+        .arg(tree.dir.join("home"))
+        .args(["lsp", "--debounce-ms", "0"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return;
+    };
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return;
+    };
+    let mut stdout = BufReader::new(stdout);
+    let mut send = |message: &serde_json::Value| -> Option<()> {
+        let body = message.to_string();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).ok()?;
+        stdin.flush().ok()
+    };
+    let mut receive = || -> Option<serde_json::Value> {
+        let mut length = 0usize;
+        loop {
+            let mut header = String::new();
+            stdout.read_line(&mut header).ok()?;
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some(n) = header.strip_prefix("Content-Length: ") {
+                length = n.parse().ok()?;
+            }
+        }
+        let mut body = vec![0; length];
+        stdout.read_exact(&mut body).ok()?;
+        serde_json::from_slice(&body).ok()
+    };
+    let Ok(uri) = url_of(&file) else {
+        let _ = child.kill();
+        return;
+    };
+    let published = |receive: &mut dyn FnMut() -> Option<serde_json::Value>| -> Option<usize> {
+        loop {
+            let message = receive()?;
+            if message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == uri
+            {
+                return message["params"]["diagnostics"].as_array().map(Vec::len);
+            }
+        }
+    };
+    let started = (|| {
+        send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"capabilities": {}, "rootUri": null}}),
+        )?;
+        receive()?;
+        send(&serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}))?;
+        send(
+            &serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}}),
+        )?;
+        published(&mut receive)
+    })();
+    if started.is_none() {
+        let _ = child.kill();
+        return;
+    }
+    let typed = text.replacen("---\n", "---\nauthor: me\n", 1);
+    let changes = if quick { 20 } else { 100 };
+    let mut samples = Vec::with_capacity(changes);
+    let mut found = Vec::new();
+    for version in 0..changes {
+        let now = if version % 2 == 0 { &typed } else { &text };
+        let change = serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": {"textDocument": {"uri": uri, "version": version + 2},
+                       "contentChanges": [{"text": now}]}});
+        let start = Instant::now();
+        if send(&change).is_none() {
+            break;
+        }
+        let Some(count) = published(&mut receive) else {
+            break;
+        };
+        samples.push(start.elapsed());
+        found.push(count);
+    }
+    let _ = send(&serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let _ = send(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
+    let _ = child.wait();
+    if samples.len() < changes {
+        return;
+    }
+    // The typed key is found, and goes with it: the timing is of real answers.
+    let honest = found.chunks(2).all(|p| p.len() < 2 || p[0] == p[1] + 1);
+    let (p50, p99) = percentiles(samples);
+    rows.push(Row {
+        metric: format!(
+            "`rulebook lsp`: a changed buffer's diagnostics, {} rules, {changes} changes one at a time over the pipes (no debounce)",
+            tree.rules
+        ),
+        value: format!(
+            "p50 {}, p99 {}{}",
+            ms(p50),
+            ms(p99),
+            if honest { "" } else { " (the typed key was not always found)" }
+        ),
+        target: "p99 ≤ 50 ms".to_owned(),
+        pass: Some(honest && p99 <= Duration::from_millis(50)),
+    });
+}
+
+/// A `file://` URL of an absolute path (percent-encoding what a URL cannot hold).
+fn url_of(path: &Path) -> Result<String, ()> {
+    let path = path.to_str().ok_or(())?;
+    let mut out = String::from("file://");
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Ok(out)
 }
 
 /// E11: discovery of a 100,000-file monorepo (one walk for every provider's nested names)

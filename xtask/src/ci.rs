@@ -134,6 +134,7 @@ pub(crate) fn ci() -> Result<(), String> {
         ]),
     )?;
     mcp_client(&target)?;
+    lsp_client(&target)?;
     eprintln!("xtask: ci passed");
     Ok(())
 }
@@ -257,6 +258,35 @@ pub(crate) fn mcp_client(target: &Path) -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// The end-to-end test of `rulebook lsp` with a language client nobody here wrote (pygls,
+/// `tests/lsp/client_test.py`), in a virtual environment with the pinned
+/// `tests/lsp/requirements.txt`; skipped as [`mcp_client`] is, under the same variable.
+pub(crate) fn lsp_client(target: &Path) -> Result<(), String> {
+    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
+    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let Some(client) = venv(&python, target, "lsp-venv", "tests/lsp/requirements.txt")? else {
+        let why = "cannot install tests/lsp/requirements.txt (no Python or package registry?)";
+        if required {
+            return Err(format!(
+                "lsp client test: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
+            ));
+        }
+        eprintln!("xtask: lsp client test SKIPPED: {why}");
+        return Ok(());
+    };
+    run(
+        "build rulebook for the lsp client test",
+        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
+    )?;
+    run(
+        "lsp client test (pygls)",
+        Command::new(&client)
+            .arg(root().join("tests/lsp/client_test.py"))
+            .arg(target.join("debug/rulebook"))
+            .arg(root().join("fixtures/demo")),
+    )
 }
 
 /// A virtual environment `target/<name>` with the pinned `requirements` (a path from the

@@ -394,13 +394,15 @@ fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
             continue;
         }
         let folder = skill.folder_name();
-        let text = head(&skill.path);
+        // Read again only for the line of a finding.
+        let text = std::cell::OnceCell::new();
+        let text = || text.get_or_init(|| head(&skill.path)).as_str();
         let provider = skill.source.provider_name.as_str();
         if skill.name != folder {
             findings.push(finding(
                 DiagnosticCode::SkillName,
                 &skill.path,
-                key_line(&text, "name"),
+                key_line(text(), "name"),
                 format!(
                     "skill `{}` stands in the folder `{folder}`: the Agent Skills specification wants them equal, and VS Code, Cursor and Cline pass such a skill over",
                     skill.name
@@ -410,7 +412,7 @@ fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
             findings.push(finding(
                 DiagnosticCode::SkillName,
                 &skill.path,
-                key_line(&text, "name"),
+                key_line(text(), "name"),
                 format!(
                     "skill name `{}` is not one the Agent Skills specification allows (1-64 of a-z, 0-9 and -, no - at either end or twice)",
                     skill.name
@@ -457,7 +459,7 @@ fn skills(book: &Rulebook, findings: &mut Vec<Diagnostic>) {
             Some(d) if d.chars().count() > MAX_DESCRIPTION => findings.push(finding(
                 DiagnosticCode::SkillDescription,
                 &skill.path,
-                key_line(&text, "description"),
+                key_line(text(), "description"),
                 format!(
                     "the description of skill `{}` is {} characters, over the specification's {MAX_DESCRIPTION} (Codex cuts it to 1,021 and `...`)",
                     skill.name,
@@ -527,12 +529,25 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                 format!("`{}` has an empty body: no agent will load it", rule.name),
             ));
         }
-        let text = head(path);
+        // The file's text is read again only where a finding needs a line, or where an
+        // unquoted glob can stand: YAML that parsed cleanly holds none (`*` would be an
+        // alias), nor does a file without frontmatter.
+        let text = std::cell::OnceCell::new();
+        let text = || text.get_or_init(|| head(path)).as_str();
+        let may_hold_unquoted_globs = match rule.frontmatter_outcome {
+            FrontmatterOutcome::Parsed => false,
+            FrontmatterOutcome::Absent => rule
+                .content
+                .trim_start_matches('\u{feff}')
+                .trim_start()
+                .starts_with("---"),
+            _ => true,
+        };
         for condition in &rule.condition {
             if let Err(why) = validator.validate(condition) {
                 let line = ["condition", "ttsr_trigger", "ttsrTrigger"]
                     .iter()
-                    .find_map(|k| key_line(&text, k));
+                    .find_map(|k| key_line(text(), k));
                 let message = if why.budget_spent() {
                     format!("condition {condition:?} is not checked: {why}")
                 } else {
@@ -548,7 +563,12 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
             .find(|p| p.id == rule.source.provider)
             .map(|p| p.unquoted_globs)
             .unwrap_or_default();
-        for (line, glob) in unquoted_globs(&text) {
+        let unquoted = if may_hold_unquoted_globs {
+            unquoted_globs(text())
+        } else {
+            Vec::new()
+        };
+        for (line, glob) in unquoted {
             covered.insert((path.to_path_buf(), line));
             let whose = match form {
                 // The tool's own form, and what it matches: nothing to say.
@@ -588,7 +608,7 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
             if let Some(why) = glob_matches_nothing(glob) {
                 let line = ["globs", "paths", "applyTo", "fileMatchPattern", "patterns"]
                     .iter()
-                    .find_map(|k| key_line(&text, k));
+                    .find_map(|k| key_line(text(), k));
                 findings.push(finding(
                     DiagnosticCode::GlobMatchesNothing,
                     path,
@@ -605,7 +625,7 @@ fn lint(book: &Rulebook) -> Vec<Diagnostic> {
                 findings.push(finding(
                     DiagnosticCode::UnknownKey,
                     path,
-                    key_line(&text, key),
+                    key_line(text(), key),
                     format!("unknown key `{key}`: {provider} does not read it"),
                 ));
             }

@@ -36,6 +36,42 @@ const BYTES_PER_TOKEN: u64 = 4;
 /// The frontmatter keys whose values are globs, in the formats the tools read.
 const GLOB_KEYS: &[&str] = &["globs", "paths", "applyTo", "fileMatchPattern", "glob"];
 
+/// The codes whose findings on a file its own text decides (its YAML, keys, globs,
+/// conditions, body, a skill's name and description), so that a change to a buffer can be
+/// checked apart from the project; every other code involves other files (shadowing,
+/// imports, what the tools load, the project's directories) and is kept from the last
+/// discovery of the whole project.
+pub const OWN_CODES: &[DiagnosticCode] = &[
+    DiagnosticCode::InvalidUtf8,
+    DiagnosticCode::TooLarge,
+    DiagnosticCode::YamlSyntax,
+    DiagnosticCode::YamlRecovered,
+    DiagnosticCode::NotAMap,
+    DiagnosticCode::WrongType,
+    DiagnosticCode::InvalidGlob,
+    DiagnosticCode::UnknownKey,
+    DiagnosticCode::InvalidItem,
+    DiagnosticCode::InvalidTrigger,
+    DiagnosticCode::NoBucket,
+    DiagnosticCode::IneffectiveKey,
+    DiagnosticCode::SkillName,
+    DiagnosticCode::SkillDescription,
+    DiagnosticCode::GlobMatchesNothing,
+    DiagnosticCode::ToolsOwnForm,
+    DiagnosticCode::TurnedOff,
+];
+
+/// The lexical forms `path` is known by: as given, and its real path.
+fn same_keys(path: &Path) -> Vec<PathBuf> {
+    let mut keys = vec![normalize_lexically(path)];
+    if let Ok(real) = std::fs::canonicalize(path) {
+        if real != keys[0] {
+            keys.push(real);
+        }
+    }
+    keys
+}
+
 /// The project as the server sees it at one moment.
 pub struct Snapshot {
     book: Rulebook,
@@ -92,6 +128,11 @@ impl Snapshot {
     pub(crate) fn replace_code(&mut self, code: DiagnosticCode, kept: &[Finding]) {
         self.findings.retain(|f| f.code != code);
         self.findings.extend(kept.iter().cloned());
+        self.reindex();
+    }
+
+    /// Indexes the findings by path again.
+    fn reindex(&mut self) {
         self.by_path.clear();
         for (i, finding) in self.findings.iter().enumerate() {
             if let Some(path) = &finding.path {
@@ -101,6 +142,109 @@ impl Snapshot {
                     .push(i);
             }
         }
+    }
+
+    /// Replaces the findings on `path` that its own text decides ([`OWN_CODES`]) with
+    /// `own`; the findings that involve other files stay as they were.
+    pub(crate) fn replace_own(&mut self, path: &Path, own: Vec<Finding>) {
+        let keys = same_keys(path);
+        self.findings.retain(|f| {
+            !(OWN_CODES.contains(&f.code)
+                && f.path
+                    .as_deref()
+                    .is_some_and(|p| keys.contains(&normalize_lexically(p))))
+        });
+        self.findings.extend(own);
+        self.reindex();
+    }
+
+    /// Whether a rule or a skill of this snapshot is the file at `path`.
+    pub(crate) fn knows(&self, path: &Path) -> bool {
+        let keys = same_keys(path);
+        !self.rules_at(path).is_empty()
+            || self
+                .book
+                .all_skills()
+                .iter()
+                .any(|s| keys.contains(&normalize_lexically(&s.item.path)))
+    }
+
+    /// The findings on the file at `path` that its own text `text` decides, computed
+    /// apart from the project: the file alone at the same place of an otherwise empty copy
+    /// of the project (and of the home directory), discovered and checked as the project
+    /// is. `None` when the file is not under the project or the home directory, or when
+    /// its copy is not read as the file is (the whole project must be discovered again).
+    pub(crate) fn own_findings(
+        &self,
+        options: &rulebook::Options,
+        check: &CheckOptions,
+        path: &Path,
+        text: &str,
+    ) -> Option<Vec<Finding>> {
+        let project = self.book.project();
+        let top = project.top();
+        let home = project.home();
+        let mirror = tempfile::tempdir().ok()?;
+        let (mirror_top, mirror_home) = (mirror.path().join("p"), mirror.path().join("h"));
+        let path = normalize_lexically(path);
+        let (real_base, copy_base) = if let Ok(rel) = path.strip_prefix(top) {
+            (top.to_path_buf(), mirror_top.join(rel))
+        } else if !home.as_os_str().is_empty() && path.starts_with(home) {
+            (
+                home.to_path_buf(),
+                mirror_home.join(path.strip_prefix(home).ok()?),
+            )
+        } else {
+            return None;
+        };
+        let copy = copy_base;
+        let cwd = mirror_top.join(project.cwd().strip_prefix(top).ok()?);
+        std::fs::create_dir_all(&cwd).ok()?;
+        std::fs::create_dir_all(&mirror_home).ok()?;
+        if project.git_root().is_some() {
+            std::fs::create_dir_all(mirror_top.join(".git")).ok()?;
+        }
+        std::fs::create_dir_all(copy.parent()?).ok()?;
+        std::fs::write(&copy, text).ok()?;
+        let book = Rulebook::discover(&cwd, Some(&mirror_home), options);
+        let read = book.all().iter().any(|e| e.item.path == copy)
+            || book.all_skills().iter().any(|s| s.item.path == copy);
+        if !read {
+            return None;
+        }
+        let report = rulebook_check::check(&book, check);
+        let copy_base = if real_base == top {
+            &mirror_top
+        } else {
+            &mirror_home
+        };
+        let back = |p: &Path| -> PathBuf {
+            p.strip_prefix(copy_base)
+                .map_or_else(|_| p.to_path_buf(), |rel| real_base.join(rel))
+        };
+        let message_back = |m: &str| -> String {
+            m.replace(
+                &copy_base.display().to_string(),
+                &real_base.display().to_string(),
+            )
+        };
+        Some(
+            report
+                .findings
+                .into_iter()
+                .filter(|f| {
+                    OWN_CODES.contains(&f.code) && f.path.as_deref() == Some(copy.as_path())
+                })
+                .map(|mut f| {
+                    f.path = Some(path.clone());
+                    f.message = message_back(&f.message);
+                    for related in &mut f.related {
+                        related.path = back(&related.path);
+                    }
+                    f
+                })
+                .collect(),
+        )
     }
 
     /// What every tool loads here (computed once, on first use).

@@ -12,11 +12,17 @@
 //! file's tools read; code actions rewrite what can be rewritten safely (quote a glob YAML
 //! cannot read, a one-string `paths` as a list, a skill's name after its folder).
 //!
-//! The open buffers' text is what is analysed, not the saved files: the server lays each
-//! buffer over its file ([`rulebook::stages::fs::Overlay`]) and discovers the project again
-//! once the buffers have been quiet for the debounce (200 ms by default), with the CLI's
-//! bounds. What the tools load twice (`duplicate-load`) is recomputed when a file is saved,
-//! since the tools read what is saved.
+//! The open buffers' text is what is analysed, not the saved files. Once the buffers have
+//! been quiet for the debounce (200 ms by default), a changed buffer is checked apart from
+//! the project: alone, at its place in an otherwise empty copy of the project, for the
+//! findings its own text decides ([`OWN_CODES`]: its YAML, keys, globs, conditions, body, a
+//! skill's name), laid over the findings of the last whole discovery; a few milliseconds
+//! however large the project. After a second more of quiet, and at once when a buffer is
+//! opened or closed or a file saved, the whole project is discovered again with every
+//! buffer laid over its file ([`rulebook::stages::fs::Overlay`]), with the CLI's bounds:
+//! what involves other files (shadowing, imports, what each tool loads) follows. What the
+//! tools load twice (`duplicate-load`) is recomputed when a file is saved, since the tools
+//! read what is saved.
 //!
 //! Depends on `rulebook` (the pipeline), `rulebook-check` (the findings), `lsp-server` and
 //! `lsp-types` (the protocol, as rust-analyzer speaks it), `ignore` (a glob's count).
@@ -46,7 +52,7 @@
 mod analysis;
 mod text;
 
-pub use analysis::{MAX_COUNTED_FILES, Snapshot};
+pub use analysis::{MAX_COUNTED_FILES, OWN_CODES, Snapshot};
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -69,6 +75,11 @@ use lsp_types::{
 use rulebook::DiagnosticCode;
 use rulebook::stages::fs::Overlay;
 use rulebook_check::CheckOptions;
+
+/// How long the buffers stay quiet, after a change checked apart from the project, before
+/// the whole project is discovered again (what involves other files: shadowing, imports,
+/// what the tools load).
+const SETTLE: Duration = Duration::from_secs(1);
 
 /// How to serve: the project, the home directory, the discovery options and the debounce.
 #[derive(Debug, Clone)]
@@ -204,6 +215,13 @@ struct Server<'a> {
     duplicates: Vec<rulebook::Diagnostic>,
     /// When the buffers will have been quiet for the debounce.
     due: Option<Instant>,
+    /// When the project is discovered again whole, after buffers were checked alone.
+    settle: Option<Instant>,
+    /// The buffers changed since the last analysis.
+    changed: HashSet<Url>,
+    /// Something only a discovery of the whole project answers (a buffer opened or
+    /// closed, a file saved or changed on disk, the configuration).
+    needs_full: bool,
     /// A save since the last full check.
     saved: bool,
     /// The buffers whose diagnostics were published last (to clear them when they close).
@@ -222,6 +240,9 @@ impl<'a> Server<'a> {
             snapshot: None,
             duplicates: Vec::new(),
             due: None,
+            settle: None,
+            changed: HashSet::new(),
+            needs_full: true,
             saved: true,
             published: HashSet::new(),
         };
@@ -251,7 +272,11 @@ impl<'a> Server<'a> {
 
     fn run(&mut self) -> std::io::Result<()> {
         loop {
-            let message = match self.due {
+            let next = match (self.due, self.settle) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let message = match next {
                 Some(due) => {
                     let wait = due.saturating_duration_since(Instant::now());
                     match self.connection.receiver.recv_timeout(wait) {
@@ -266,7 +291,11 @@ impl<'a> Server<'a> {
                 },
             };
             match message {
-                None => self.refresh()?,
+                None if self.due.is_some_and(|d| d <= Instant::now()) => self.refresh()?,
+                None => {
+                    self.needs_full = true;
+                    self.refresh()?;
+                }
                 Some(Message::Request(request)) => {
                     if self
                         .connection
@@ -326,11 +355,13 @@ impl<'a> Server<'a> {
                     if let Some(buffer) = self.buffers.remove(&params.text_document.uri) {
                         Overlay::remove(&buffer.path);
                     }
+                    self.needs_full = true;
                     self.schedule();
                 }
             }
             DidChangeWatchedFiles::METHOD => {
                 self.saved = true;
+                self.needs_full = true;
                 self.schedule();
             }
             _ => {}
@@ -342,10 +373,19 @@ impl<'a> Server<'a> {
             return;
         };
         Overlay::set(&path, text.as_bytes());
+        if let Ok(real) = std::fs::canonicalize(&path) {
+            if real != path {
+                Overlay::set(&real, text.as_bytes());
+            }
+        }
         if self.buffers.is_empty() {
             // The first buffer: the tools' duplicates have not been computed yet.
             self.saved = true;
         }
+        if !self.buffers.contains_key(&uri) {
+            self.needs_full = true;
+        }
+        self.changed.insert(uri.clone());
         self.buffers.insert(uri, Buffer { path, text });
         self.schedule();
     }
@@ -358,6 +398,7 @@ impl<'a> Server<'a> {
             self.load_config();
         }
         self.saved = true;
+        self.needs_full = true;
         self.schedule();
     }
 
@@ -369,6 +410,15 @@ impl<'a> Server<'a> {
     /// every open buffer.
     fn refresh(&mut self) -> std::io::Result<()> {
         self.due = None;
+        if !self.needs_full && self.check_changed_alone() {
+            // The whole project again once the buffers have been quiet a while.
+            self.settle = Some(Instant::now() + SETTLE);
+            self.changed.clear();
+            return self.publish();
+        }
+        self.needs_full = false;
+        self.settle = None;
+        self.changed.clear();
         let wants_duplicates = self.check.keeps(DiagnosticCode::DuplicateLoad);
         let mut snapshot = if self.saved && wants_duplicates {
             let snapshot = self.take(&self.check);
@@ -389,6 +439,40 @@ impl<'a> Server<'a> {
         }
         self.snapshot = Some(snapshot);
         self.publish()
+    }
+
+    /// Checks each changed buffer apart from the project ([`Snapshot::own_findings`]) and
+    /// lays its findings over the last snapshot; `false` (nothing changed) when a buffer
+    /// cannot be checked so.
+    fn check_changed_alone(&mut self) -> bool {
+        let Some(snapshot) = &self.snapshot else {
+            return false;
+        };
+        let quick = self.check.clone().ignore([DiagnosticCode::DuplicateLoad]);
+        let mut own = Vec::new();
+        for uri in &self.changed {
+            let Some(buffer) = self.buffers.get(uri) else {
+                return false;
+            };
+            if !snapshot.knows(&buffer.path) {
+                return false;
+            }
+            let Some(findings) =
+                snapshot.own_findings(&self.options.options, &quick, &buffer.path, &buffer.text)
+            else {
+                return false;
+            };
+            own.push((buffer.path.clone(), findings));
+        }
+        if own.is_empty() {
+            return false;
+        }
+        if let Some(snapshot) = &mut self.snapshot {
+            for (path, findings) in own {
+                snapshot.replace_own(&path, findings);
+            }
+        }
+        true
     }
 
     fn take(&self, check: &CheckOptions) -> Snapshot {

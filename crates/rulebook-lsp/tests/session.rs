@@ -371,3 +371,37 @@ fn a_quoted_glob_is_offered_where_yaml_cannot_read_it() {
     );
     client.finish();
 }
+
+#[test]
+fn a_buffer_checked_alone_agrees_with_the_whole_project_checked_after() {
+    let dir = project();
+    // The same name in the native format: Cursor's file is shadowed by it, a finding that
+    // involves the other file.
+    let native = dir.path().join(".xcsh/rules/ts.md");
+    std::fs::create_dir_all(native.parent().unwrap()).unwrap();
+    std::fs::write(&native, "Native TypeScript rules.\n").unwrap();
+    let client = Client::start(dir.path());
+    let uri = client.open(&dir.path().join(".cursor/rules/ts.mdc"));
+    let mut opened = codes(&client.diagnostics(&uri))
+        .into_iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>();
+    opened.sort();
+    assert_eq!(opened, ["shadowed", "unknown-key"]);
+    // The unknown key removed: checked alone first (the shadowing kept from the project),
+    // then with the whole project once the buffers have been quiet; the two agree.
+    client.change(
+        &uri,
+        2,
+        "---\ndescription: TypeScript\nglobs: src/*.ts\n---\nStrict.\n",
+    );
+    let alone = client.diagnostics(&uri);
+    assert_eq!(codes(&alone), ["shadowed"]);
+    assert_eq!(
+        alone[0]["relatedInformation"][0]["location"]["uri"],
+        url(&native)
+    );
+    let whole = client.diagnostics(&uri);
+    assert_eq!(alone, whole);
+    client.finish();
+}
