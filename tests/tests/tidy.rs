@@ -100,11 +100,13 @@ fn allowed() -> BTreeMap<String, Vec<String>> {
             "rulebook-mcp",
             &["rulebook", "rulebook-check", "rulebook-report"][..],
         ),
+        ("rulebook-lsp", &["rulebook", "rulebook-check"][..]),
         (
             "rulebook-cli",
             &[
                 "rulebook",
                 "rulebook-check",
+                "rulebook-lsp",
                 "rulebook-mcp",
                 "rulebook-report",
             ][..],
