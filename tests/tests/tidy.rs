@@ -102,6 +102,18 @@ fn allowed() -> BTreeMap<String, Vec<String>> {
         ),
         ("rulebook-lsp", &["rulebook", "rulebook-check"][..]),
         (
+            "rulebook-bindings",
+            &["rulebook", "rulebook-check", "rulebook-report"][..],
+        ),
+        (
+            "rulebook-python",
+            &["rulebook", "rulebook-bindings", "rulebook-report"][..],
+        ),
+        (
+            "rulebook-node",
+            &["rulebook", "rulebook-bindings", "rulebook-report"][..],
+        ),
+        (
             "rulebook-cli",
             &[
                 "rulebook",

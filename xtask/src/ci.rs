@@ -135,6 +135,7 @@ pub(crate) fn ci() -> Result<(), String> {
     )?;
     mcp_client(&target)?;
     lsp_client(&target)?;
+    python_package(&target)?;
     eprintln!("xtask: ci passed");
     Ok(())
 }
@@ -286,6 +287,78 @@ pub(crate) fn lsp_client(target: &Path) -> Result<(), String> {
             .arg(root().join("tests/lsp/client_test.py"))
             .arg(target.join("debug/rulebook"))
             .arg(root().join("fixtures/demo")),
+    )
+}
+
+/// The Python package (`crates/rulebook-python`): its wheel built by maturin in release,
+/// installed into a virtual environment with the pinned
+/// `crates/rulebook-python/requirements-dev.txt`, and its pytest suite run against the CLI;
+/// skipped as [`mcp_client`] is, under the same variable.
+pub(crate) fn python_package(target: &Path) -> Result<(), String> {
+    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
+    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let Some(venv_python) = venv(
+        &python,
+        target,
+        "py-venv",
+        "crates/rulebook-python/requirements-dev.txt",
+    )?
+    else {
+        let why = "cannot install crates/rulebook-python/requirements-dev.txt (no Python or package registry?)";
+        if required {
+            return Err(format!(
+                "python package: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
+            ));
+        }
+        eprintln!("xtask: python package SKIPPED: {why}");
+        return Ok(());
+    };
+    let bin = venv_python
+        .parent()
+        .ok_or("the virtual environment has no bin directory")?
+        .to_path_buf();
+    let wheels = target.join("wheels");
+    let _ = fs::remove_dir_all(&wheels);
+    run(
+        "python package: maturin build --release",
+        Command::new(bin.join("maturin"))
+            .args(["build", "--release", "--locked", "--out"])
+            .arg(&wheels)
+            .arg("--manifest-path")
+            .arg(root().join("crates/rulebook-python/Cargo.toml")),
+    )?;
+    let wheel = fs::read_dir(&wheels)
+        .map_err(|e| format!("{}: {e}", wheels.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "whl"))
+        .ok_or("maturin built no wheel")?;
+    run(
+        "python package: install the wheel",
+        Command::new(&venv_python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--force-reinstall",
+                "--no-deps",
+            ])
+            .arg(&wheel),
+    )?;
+    run(
+        "build rulebook for the python package's tests",
+        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
+    )?;
+    run(
+        "python package: pytest",
+        Command::new(&venv_python)
+            .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+            .arg(root().join("crates/rulebook-python/tests"))
+            .env("RULEBOOK_BIN", target.join("debug/rulebook"))
+            .env("RULEBOOK_FIXTURE", root().join("fixtures/demo"))
+            .env("PYTHONDONTWRITEBYTECODE", "1"),
     )
 }
 
