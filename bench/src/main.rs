@@ -7,8 +7,9 @@
 //! or a bound measured in this same run, and the table says which pass. Nothing here is a
 //! test: timings never gate CI.
 //!
-//! Depends on `rulebook` (discovery), `rulebook-frontmatter` (the parser's own row) and
-//! `rulebook-ttsr` (the stream matcher's rows), and on `ignore` for the read floor.
+//! Depends on `rulebook` (discovery), `rulebook-frontmatter` (the parser's own row),
+//! `rulebook-ttsr` (the stream matcher's rows) and `rulebook-bindings` (the language
+//! packages' rows), and on `ignore` for the read floor.
 
 #![allow(
     clippy::cast_precision_loss,
@@ -134,6 +135,12 @@ fn main() -> ExitCode {
         }
         if let Some(tree) = trees.iter().find(|t| t.rules == 10_000) {
             lsp(tree, Path::new(&bin), quick, &mut rows);
+            bindings(
+                tree,
+                flag("--node-package").map(PathBuf::from).as_deref(),
+                flag("--python").map(PathBuf::from).as_deref(),
+                &mut rows,
+            );
         }
         for monorepo in args
             .windows(2)
@@ -892,6 +899,120 @@ fn lsp(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         target: "p99 ≤ 50 ms".to_owned(),
         pass: Some(honest && p99 <= Duration::from_millis(50)),
     });
+}
+
+/// The Node script that times the package: warm medians of `discover` and of `discover`
+/// then `rules()`, in milliseconds, as JSON.
+const NODE_TIMING: &str = r"
+const rulebook = require(process.argv[1]);
+const [project, home, n] = [process.argv[2], process.argv[3], Number(process.argv[4])];
+const median = xs => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const timed = async f => { const t = process.hrtime.bigint(); await f(); return Number(process.hrtime.bigint() - t) / 1e6; };
+(async () => {
+  // One loop each: the objects `rules()` leaves for the collector are not charged to `discover`.
+  const d = [], r = [];
+  for (let i = 0; i <= n; i++) {
+    const a = await timed(() => rulebook.discover(project, { home }));
+    if (i > 0) d.push(a);
+  }
+  for (let i = 0; i <= n; i++) {
+    const b = await timed(async () => (await rulebook.discover(project, { home })).rules());
+    if (i > 0) r.push(b);
+  }
+  console.log(JSON.stringify({ discover: median(d), rules: median(r) }));
+})();
+";
+
+/// The Python script that times the package, as [`NODE_TIMING`] does.
+const PYTHON_TIMING: &str = r#"
+import json, sys, time, rulebook_rs
+project, home, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def timed(f):
+    t = time.perf_counter(); f(); return (time.perf_counter() - t) * 1e3
+d = [timed(lambda: rulebook_rs.discover(project, home=home)) for _ in range(n + 1)][1:]
+r = [timed(lambda: rulebook_rs.discover(project, home=home).rules()) for _ in range(n + 1)][1:]
+d.sort(); r.sort()
+print(json.dumps({"discover": d[len(d) // 2], "rules": r[len(r) // 2]}))
+"#;
+
+/// The language packages against the Rust call they wrap, on one tree, interleaved in
+/// three rounds: `discover` (the book stays in Rust) and `discover` then `rules()` (every
+/// rule converted into the language's objects), each within 1.3× of the Rust call (for
+/// `rules()`, of `discover` and the rules serialized to JSON, what the CLI's `--json`
+/// spends).
+fn bindings(tree: &Tree, node: Option<&Path>, python: Option<&Path>, rows: &mut Vec<Row>) {
+    let project = tree.dir.join("project");
+    let home = tree.dir.join("home");
+    let n = "7";
+    let measure = |command: &mut Command| -> Option<(f64, f64)> {
+        let out = command.output().ok().filter(|o| o.status.success())?;
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+        Some((value["discover"].as_f64()?, value["rules"].as_f64()?))
+    };
+    let (mut rust, mut rust_rules) = (Vec::new(), Vec::new());
+    let (mut js, mut py) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        rust.push(time(7, || discover(&tree.dir)).as_secs_f64() * 1e3);
+        rust_rules.push(
+            time(7, || {
+                let book = discover(&tree.dir);
+                serde_json::to_vec(&rulebook_bindings::rules(&book)).map_or(0, |v| v.len())
+            })
+            .as_secs_f64()
+                * 1e3,
+        );
+        if let Some(package) = node {
+            js.extend(measure(
+                Command::new("node")
+                    .args(["-e", NODE_TIMING])
+                    .arg(std::path::absolute(package.join("index.js")).unwrap_or_default())
+                    .arg(&project)
+                    .arg(&home)
+                    .arg(n),
+            ));
+        }
+        if let Some(python) = python {
+            py.extend(measure(
+                Command::new(python)
+                    .args(["-c", PYTHON_TIMING])
+                    .arg(&project)
+                    .arg(&home)
+                    .arg(n),
+            ));
+        }
+    }
+    let mid = |mut xs: Vec<f64>| {
+        xs.sort_by(f64::total_cmp);
+        xs[xs.len() / 2]
+    };
+    let (rust, rust_rules) = (mid(rust), mid(rust_rules));
+    for (language, samples) in [("Node", js), ("Python", py)] {
+        if samples.is_empty() {
+            continue;
+        }
+        let discover_ms = mid(samples.iter().map(|s| s.0).collect());
+        let rules_ms = mid(samples.iter().map(|s| s.1).collect());
+        for (what, ms, base, base_name) in [
+            ("`discover`", discover_ms, rust, "`Rulebook::discover`"),
+            (
+                "`discover` then `rules()`",
+                rules_ms,
+                rust_rules,
+                "discover and the rules serialized to JSON",
+            ),
+        ] {
+            let ratio = ms / base;
+            rows.push(Row {
+                metric: format!(
+                    "`rulebook-rs` ({language}) {what}, {} rules, warm median",
+                    tree.rules
+                ),
+                value: format!("{ms:.2} ms ({ratio:.2}× {base_name}, {base:.2} ms)"),
+                target: "≤ 1.3× the Rust call".to_owned(),
+                pass: Some(ratio <= 1.3),
+            });
+        }
+    }
 }
 
 /// A `file://` URL of an absolute path (percent-encoding what a URL cannot hold).

@@ -125,7 +125,12 @@ fn allowed() -> BTreeMap<String, Vec<String>> {
         ),
         (
             "rulebook-bench",
-            &["rulebook", "rulebook-frontmatter", "rulebook-ttsr"][..],
+            &[
+                "rulebook",
+                "rulebook-bindings",
+                "rulebook-frontmatter",
+                "rulebook-ttsr",
+            ][..],
         ),
         // The oracle runner (`src/bin/oracle.rs`) reads the host fixtures and runs the
         // tools of the facade's table.

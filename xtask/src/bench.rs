@@ -88,6 +88,16 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
     }
     cmd.arg("--skills")
         .arg(format!("1000={}={skill_bytes}", skills.display()));
+    // The language packages, where `cargo xtask ci` built them: their rows against the
+    // Rust call.
+    let node = root().join("crates/rulebook-node");
+    if node.join("index.js").is_file() {
+        cmd.arg("--node-package").arg(&node);
+    }
+    let python = target.join("py-venv/bin/python");
+    if python.is_file() {
+        cmd.arg("--python").arg(&python);
+    }
     if quick {
         cmd.arg("--quick");
     }

@@ -136,6 +136,7 @@ pub(crate) fn ci() -> Result<(), String> {
     mcp_client(&target)?;
     lsp_client(&target)?;
     python_package(&target)?;
+    node_package(&target)?;
     eprintln!("xtask: ci passed");
     Ok(())
 }
@@ -359,6 +360,63 @@ pub(crate) fn python_package(target: &Path) -> Result<(), String> {
             .env("RULEBOOK_BIN", target.join("debug/rulebook"))
             .env("RULEBOOK_FIXTURE", root().join("fixtures/demo"))
             .env("PYTHONDONTWRITEBYTECODE", "1"),
+    )
+}
+
+/// The Node package (`crates/rulebook-node`): `@napi-rs/cli` installed from the lock file
+/// (`npm ci`), the addon built in release (`napi build`, which writes `index.js` and
+/// `index.d.ts`), its tests run by node's test runner against the CLI, and the package
+/// packed (`npm pack`) into `target/npm`; skipped as [`mcp_client`] is, under the same
+/// variable, where npm is missing.
+pub(crate) fn node_package(target: &Path) -> Result<(), String> {
+    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
+    let package = root().join("crates/rulebook-node");
+    if Command::new("npm")
+        .arg("--version")
+        .output()
+        .map_or(true, |o| !o.status.success())
+    {
+        let why = "npm is not installed";
+        if required {
+            return Err(format!(
+                "node package: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
+            ));
+        }
+        eprintln!("xtask: node package SKIPPED: {why}");
+        return Ok(());
+    }
+    run(
+        "node package: npm ci",
+        Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+            .current_dir(&package),
+    )?;
+    run(
+        "node package: napi build --release",
+        Command::new("npx")
+            .args(["napi", "build", "--platform", "--release"])
+            .current_dir(&package),
+    )?;
+    run(
+        "build rulebook for the node package's tests",
+        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
+    )?;
+    run(
+        "node package: node --test",
+        Command::new("node")
+            .args(["--test", "test/"])
+            .current_dir(&package)
+            .env("RULEBOOK_BIN", target.join("debug/rulebook"))
+            .env("RULEBOOK_FIXTURE", root().join("fixtures/demo")),
+    )?;
+    let packed = target.join("npm");
+    fs::create_dir_all(&packed).map_err(|e| format!("{}: {e}", packed.display()))?;
+    run(
+        "node package: npm pack",
+        Command::new("npm")
+            .args(["pack", "--loglevel=error", "--pack-destination"])
+            .arg(&packed)
+            .current_dir(&package),
     )
 }
 

@@ -28,8 +28,8 @@ use rulebook::{
     DiagnosticCode, HostView, Options, Profile, Rulebook, SkillError, TtsrManager, TtsrRule,
 };
 use rulebook_check::CheckOptions;
+use rulebook_report::RulesForPaths;
 use rulebook_report::text::JsonDiagnostic;
-use rulebook_report::{FileReport, RulesForPaths};
 use serde::Serialize;
 
 /// A failure a binding raises as its language's error, with a stable code.
@@ -213,12 +213,47 @@ impl Discover {
     }
 }
 
-/// Every rule file discovered and what became of it, with its fields, as `rulebook explain
-/// NAME --json` reports each (`name`, `provider`, `level`, `path`, `status`, `bucket`,
-/// `description`, `globs`, …), in precedence order.
-pub fn rules(book: &Rulebook) -> Vec<FileReport<'_>> {
+/// One rule file discovered and what became of it: the fields an agent uses (the CLI's
+/// `explain --json` reports the same and the whole frontmatter).
+#[derive(Debug, Serialize)]
+pub struct RuleReport<'a> {
+    /// The rule's name.
+    pub name: &'a str,
+    /// The provider's id.
+    pub provider: &'a str,
+    /// `project` or `user`.
+    pub level: &'static str,
+    /// The file.
+    #[serde(serialize_with = "rulebook_report::text::path")]
+    pub path: &'a Path,
+    /// What became of it (`bucketed`, `unbucketed`, `shadowed`, `same-file`, `invalid`),
+    /// with its `bucket` or the reason, as `explain --json` says it.
+    #[serde(flatten)]
+    pub fate: rulebook_report::FateReport<'a>,
+    /// Its description.
+    pub description: Option<&'a str>,
+    /// Its globs.
+    pub globs: Option<&'a [String]>,
+    /// Its `alwaysApply`.
+    pub always_apply: Option<bool>,
+}
+
+/// Every rule file discovered and what became of it, in precedence order.
+pub fn rules(book: &Rulebook) -> Vec<RuleReport<'_>> {
     book.files()
-        .map(|file| FileReport::new(book, &file, true))
+        .map(|file| {
+            let rule = file.rule;
+            RuleReport {
+                name: &rule.name,
+                provider: &rule.source.provider,
+                level: rulebook_report::text::level(rule),
+                path: &rule.path,
+                fate: rulebook_report::FateReport::new(book, &file.fate),
+                description: rule.description.as_deref(),
+                globs: rule.globs.as_deref(),
+                always_apply: rule.always_apply,
+            }
+        })
         .collect()
 }
 

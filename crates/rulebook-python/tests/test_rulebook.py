@@ -39,6 +39,8 @@ def test_the_rules_are_the_clis(demo):
     assert [(r["name"], r["status"]) for r in book.rules()] == \
         [(f["name"], f["status"]) for f in listed["files"]]
     assert book.profile == "extended"
+    # The dicts built directly are the rules' JSON, read back.
+    assert book.rules() == book._rules_json()
 
 
 def test_the_prompt_is_the_clis_byte_for_byte(demo):
