@@ -14,7 +14,13 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name.starts_with('.') || name == "target" || name == "corpus" || name == "snapshots" {
+        // `node_modules`: the Node package's build tools, installed, not ours.
+        if name.starts_with('.')
+            || name == "target"
+            || name == "corpus"
+            || name == "snapshots"
+            || name == "node_modules"
+        {
             continue;
         }
         if path.is_dir() {

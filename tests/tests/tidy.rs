@@ -111,7 +111,12 @@ fn allowed() -> BTreeMap<String, Vec<String>> {
         ),
         (
             "rulebook-node",
-            &["rulebook", "rulebook-bindings", "rulebook-report"][..],
+            &[
+                "rulebook",
+                "rulebook-bindings",
+                "rulebook-check",
+                "rulebook-report",
+            ][..],
         ),
         (
             "rulebook-cli",

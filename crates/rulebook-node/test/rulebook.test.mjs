@@ -6,9 +6,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
@@ -117,4 +117,23 @@ test('bad input is an Error with a code, not a crash', async () => {
   assert.ok(book.rules().some(r => r.path.includes('caf')))
   // A string that cannot be a path (a lone surrogate) is an error, not a crash.
   await assert.rejects(rulebook.discover('\ud800'), { code: 'not-a-directory' })
+})
+
+test('the README\'s example runs as written', async () => {
+  const { project, home } = demo()
+  const readme = readFileSync(join(FIXTURE, '../../README.md'), 'utf8')
+  const start = readme.indexOf('```js\n') + 6
+  const example = readme.slice(start, readme.indexOf('```', start))
+  // Beside a node_modules that holds this package, as an installed one would.
+  const dir = mkdtempSync(join(tmpdir(), 'rulebook-node-example-'))
+  mkdirSync(join(dir, 'node_modules'))
+  symlinkSync(resolve(import.meta.dirname, '..'), join(dir, 'node_modules/rulebook-rs'))
+  writeFileSync(join(dir, 'example.mjs'), example)
+  const env = { ...process.env, HOME: home }
+  const ran = execFileSync('node', [join(dir, 'example.mjs')], { cwd: project, env })
+  const prompt = execFileSync(BIN, ['prompt', '--paths', 'src/app.ts'], { cwd: project, env })
+  assert.deepEqual(ran.subarray(0, prompt.length), prompt)
+  const listed = JSON.parse(execFileSync(BIN, ['explain', '--json'], { cwd: project, env }))
+  const lines = ran.subarray(prompt.length).toString().trim().split('\n')
+  assert.deepEqual(lines.map(l => l.split(' ')[0]), listed.files.map(f => f.name))
 })

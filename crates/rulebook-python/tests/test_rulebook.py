@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,24 @@ def test_bad_input_is_an_error_not_a_crash(tmp_path: Path):
     odd = os.fsencode(tmp_path) + b"/d\xff"
     os.mkdir(odd)
     assert rulebook_rs.discover(os.fsdecode(odd), home=tmp_path / "home").rules() == []
+
+
+def readme_block(language: str) -> str:
+    """The first ```LANGUAGE block of the repository's README.md."""
+    text = (FIXTURE.parent.parent / "README.md").read_text()
+    start = text.index(f"```{language}\n") + len(language) + 4
+    return text[start:text.index("```", start)]
+
+
+def test_the_readme_example_runs_as_written(demo):
+    project, home = demo
+    env = {**os.environ, "HOME": str(home)}
+    ran = subprocess.run([sys.executable, "-c", readme_block("python")], cwd=project, env=env,
+                         capture_output=True, check=True).stdout
+    prompt = subprocess.run([BIN, "prompt", "--paths", "src/app.ts"], cwd=project, env=env,
+                            capture_output=True, check=True).stdout
+    assert ran.startswith(prompt)
+    listed = json.loads(subprocess.run([BIN, "explain", "--json"], cwd=project, env=env,
+                                       capture_output=True, check=True).stdout)
+    lines = ran[len(prompt):].decode().splitlines()
+    assert [line.split()[0] for line in lines] == [f["name"] for f in listed["files"]]
