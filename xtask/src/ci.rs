@@ -352,15 +352,90 @@ pub(crate) fn python_package(target: &Path) -> Result<(), String> {
         "build rulebook for the python package's tests",
         cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
     )?;
-    run(
-        "python package: pytest",
-        Command::new(&venv_python)
-            .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
-            .arg(root().join("crates/rulebook-python/tests"))
-            .env("RULEBOOK_BIN", target.join("debug/rulebook"))
-            .env("RULEBOOK_FIXTURE", root().join("fixtures/demo"))
-            .env("PYTHONDONTWRITEBYTECODE", "1"),
-    )
+    let pytest = |python: &Path, what: &str| {
+        run(
+            what,
+            Command::new(python)
+                .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+                .arg(root().join("crates/rulebook-python/tests"))
+                .env("RULEBOOK_BIN", target.join("debug/rulebook"))
+                .env("RULEBOOK_FIXTURE", root().join("fixtures/demo"))
+                .env("PYTHONDONTWRITEBYTECODE", "1"),
+        )
+    };
+    pytest(&venv_python, "python package: pytest")?;
+    // The one abi3 wheel on every other Python 3 this machine has (`python3.N` on the
+    // path, or a pyenv version, from the oldest the wheel takes): its tests in a venv of
+    // each.
+    let pyenv = env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|h| PathBuf::from(h).join(".pyenv")));
+    for minor in 9..=14 {
+        let runs = |python: &Path| {
+            Command::new(python)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        let on_path = PathBuf::from(format!("python3.{minor}"));
+        let from_pyenv = pyenv.as_ref().and_then(|root| {
+            fs::read_dir(root.join("versions"))
+                .ok()?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with(&format!("3.{minor}.")))
+                })
+                .map(|p| p.join(format!("bin/python3.{minor}")))
+                .find(|p| p.is_file())
+        });
+        let Some(other) = std::iter::once(on_path).chain(from_pyenv).find(|p| runs(p)) else {
+            continue;
+        };
+        if venv_python_version(&venv_python) == Some(minor) {
+            continue;
+        }
+        let other = other.display().to_string();
+        let Some(python) = venv(
+            &other,
+            target,
+            &format!("py-venv-3.{minor}"),
+            "crates/rulebook-python/tests/requirements.txt",
+        )?
+        else {
+            eprintln!("xtask: python package on {other} SKIPPED: no venv or no pytest");
+            continue;
+        };
+        run(
+            &format!("python package: install the wheel for Python 3.{minor}"),
+            Command::new(&python)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "--force-reinstall",
+                    "--no-deps",
+                ])
+                .arg(&wheel),
+        )?;
+        pytest(
+            &python,
+            &format!("python package: pytest on Python 3.{minor}"),
+        )?;
+    }
+    Ok(())
+}
+
+/// The minor version of a Python 3 interpreter.
+fn venv_python_version(python: &Path) -> Option<u32> {
+    let out = Command::new(python)
+        .args(["-c", "import sys; print(sys.version_info[1])"])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
 }
 
 /// The Node package (`crates/rulebook-node`): `@napi-rs/cli` installed from the lock file
@@ -506,7 +581,8 @@ fn collect_snapshots(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name == "target" || name.starts_with('.') {
+        // `node_modules`: the Node package's installed build tools, not committed.
+        if name == "target" || name == "node_modules" || name.starts_with('.') {
             continue;
         }
         if path.is_dir() {
