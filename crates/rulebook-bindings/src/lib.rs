@@ -282,10 +282,18 @@ pub struct Resolved {
     pub name: String,
     /// The text: the rule's body, or the skill's file whole.
     pub content: String,
-    /// The file it comes from.
+    /// The file it comes from (as text, lossily where it is not UTF-8, as `--json` writes
+    /// paths).
+    #[serde(serialize_with = "lossy_path")]
     pub path: PathBuf,
     /// `text/markdown`, or `text/plain` for a skill's file that is not Markdown.
     pub mime_type: &'static str,
+}
+
+/// A path as the CLI's `--json` writes it.
+#[allow(clippy::ptr_arg, reason = "serde's `serialize_with` passes the field")]
+fn lossy_path<S: serde::Serializer>(path: &PathBuf, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&rulebook_report::text::path_text(path))
 }
 
 /// Resolves a `rule://NAME` or `skill://NAME[/PATH]` URL, as `rulebook read` does.
@@ -472,4 +480,23 @@ impl Matcher {
 /// The names of the codes a finding can have.
 pub fn codes() -> Vec<&'static str> {
     DiagnosticCode::ALL.iter().map(|c| c.as_str()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_that_is_not_utf8_is_written_lossily_not_refused() {
+        use std::os::unix::ffi::OsStrExt;
+        let resolved = Resolved {
+            name: "x".to_owned(),
+            content: String::new(),
+            path: PathBuf::from(std::ffi::OsStr::from_bytes(b"/p/caf\xe9.md")),
+            mime_type: "text/markdown",
+        };
+        let json = serde_json::to_value(&resolved).map_err(|e| e.to_string());
+        assert_eq!(json.map(|v| v["path"].clone()), Ok("/p/caf\u{fffd}.md".into()));
+    }
 }

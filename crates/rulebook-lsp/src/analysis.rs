@@ -519,7 +519,7 @@ impl Snapshot {
                 let cost = if file.status.is_loaded() {
                     let bytes = HostView::bytes_taken(file);
                     format!(
-                        " ({bytes} bytes, ~{} tokens at start)",
+                        " ({bytes} bytes as saved, ~{} tokens at start)",
                         bytes.div_ceil(BYTES_PER_TOKEN)
                     )
                 } else {
@@ -659,13 +659,19 @@ impl Snapshot {
     }
 }
 
-/// Files under `base` (as `.gitignore` and `.ignore` leave them) that `wanted` accepts by
+/// Files under `base` (as `.gitignore` and `.ignore` leave them, hidden ones included,
+/// `.git` left out) that `wanted` accepts by
 /// their path relative to `base`, at most [`MAX_COUNTED_FILES`] looked at; whether the
 /// count stopped there.
 fn count_files(base: &Path, wanted: impl Fn(&str) -> bool) -> (usize, bool) {
     let mut count = 0;
     let mut seen = 0;
-    for entry in ignore::WalkBuilder::new(base).build().flatten() {
+    // Hidden folders hold files rules are about (`.github/**/*.yml`): only `.git` is left.
+    let walk = ignore::WalkBuilder::new(base)
+        .hidden(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for entry in walk.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
@@ -879,7 +885,11 @@ fn place(finding: &Finding, lines: &Lines<'_>) -> Range {
         let text = lines.line(line);
         let start = lines.start(line);
         if let Some(column) = finding.column.filter(|&c| c > 1) {
-            let at = (column - 1).min(text.len());
+            // A 1-based column in characters, as the parsers count it.
+            let at = text
+                .char_indices()
+                .nth(column - 1)
+                .map_or(text.len(), |(i, _)| i);
             return lines.range(start + at, start + text.trim_end().len());
         }
         for name in &named {
@@ -969,7 +979,11 @@ fn fix(finding: &Finding, path: &Path, lines: &Lines<'_>) -> Option<(String, Vec
             }
             let mut list = "paths:".to_owned();
             for part in &parts {
-                let _ = write!(list, "\n  - \"{}\"", part.replace('"', "\\\""));
+                let _ = write!(
+                    list,
+                    "\n  - \"{}\"",
+                    part.replace('\\', "\\\\").replace('"', "\\\"")
+                );
             }
             let start = lines.start(line);
             let edit = TextEdit::new(lines.range(start, start + text.len()), list);

@@ -17,8 +17,8 @@
 //! the project: alone, at its place in an otherwise empty copy of the project, for the
 //! findings its own text decides ([`OWN_CODES`]: its YAML, keys, globs, conditions, body, a
 //! skill's name), laid over the findings of the last whole discovery; a few milliseconds
-//! however large the project. After a second more of quiet, and at once when a buffer is
-//! opened or closed or a file saved, the whole project is discovered again with every
+//! however large the project. After a second more of quiet, and after the debounce when a
+//! buffer is opened or closed or a file saved, the whole project is discovered again with every
 //! buffer laid over its file ([`rulebook::stages::fs::Overlay`]), with the CLI's bounds:
 //! what involves other files (shadowing, imports, what each tool loads) follows. What the
 //! tools load twice (`duplicate-load`) is recomputed when a file is saved, since the tools
@@ -151,6 +151,14 @@ pub fn serve(connection: Connection, options: ServeOptions) -> std::io::Result<(
     connection
         .initialize_finish(id, result)
         .map_err(|e| protocol_error(&e))?;
+    if watches_files(&params) {
+        connection
+            .sender
+            .send(watch_request().into())
+            .map_err(|_| {
+                std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client has gone")
+            })?;
+    }
     let mut server = Server::new(&connection, root, options);
     let served = server.run();
     server.forget_buffers();
@@ -187,6 +195,42 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
+/// Whether the client watches files for a server that asks (dynamic registration of
+/// `workspace/didChangeWatchedFiles`).
+fn watches_files(params: &InitializeParams) -> bool {
+    params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|w| w.dynamic_registration)
+        .unwrap_or(false)
+}
+
+/// Asks the client to say when the files the tools read change on disk (a checkout, a
+/// file written by another program): Markdown, `.mdc`, TOML, JSON, YAML and text files, and
+/// the dotted files some tools read (`.clinerules`, `.cursorrules`, `.goosehints`, …).
+fn watch_request() -> Request {
+    let watchers: Vec<serde_json::Value> = [
+        "**/*.{md,mdc,toml,json,yaml,yml,txt}",
+        "**/.*rules",
+        "**/.*hints",
+        "**/.rules",
+    ]
+    .iter()
+    .map(|glob| serde_json::json!({"globPattern": glob}))
+    .collect();
+    Request::new(
+        RequestId::from("rulebook-watch".to_owned()),
+        "client/registerCapability".to_owned(),
+        serde_json::json!({"registrations": [{
+            "id": "rulebook-watch",
+            "method": "workspace/didChangeWatchedFiles",
+            "registerOptions": {"watchers": watchers},
+        }]}),
+    )
+}
+
 /// The project directory the client opened: its first workspace folder, or its root URI.
 fn workspace_root(params: &InitializeParams) -> Option<PathBuf> {
     if let Some(folder) = params.workspace_folders.as_ref().and_then(|f| f.first()) {
@@ -199,7 +243,19 @@ fn workspace_root(params: &InitializeParams) -> Option<PathBuf> {
 /// One buffer the client has open.
 struct Buffer {
     path: PathBuf,
+    /// Its real path, where a link leads elsewhere (laid over too).
+    real: Option<PathBuf>,
     text: String,
+}
+
+impl Buffer {
+    /// Takes the buffer's text off the file system's overlay.
+    fn forget(&self) {
+        Overlay::remove(&self.path);
+        if let Some(real) = &self.real {
+            Overlay::remove(real);
+        }
+    }
 }
 
 struct Server<'a> {
@@ -353,7 +409,7 @@ impl<'a> Server<'a> {
             DidCloseTextDocument::METHOD => {
                 if let Some(params) = params::<DidCloseTextDocument>(notification) {
                     if let Some(buffer) = self.buffers.remove(&params.text_document.uri) {
-                        Overlay::remove(&buffer.path);
+                        buffer.forget();
                     }
                     self.needs_full = true;
                     self.schedule();
@@ -373,9 +429,17 @@ impl<'a> Server<'a> {
             return;
         };
         Overlay::set(&path, text.as_bytes());
-        if let Ok(real) = std::fs::canonicalize(&path) {
-            if real != path {
-                Overlay::set(&real, text.as_bytes());
+        let real = std::fs::canonicalize(&path)
+            .ok()
+            .filter(|real| *real != path);
+        if let Some(real) = &real {
+            Overlay::set(real, text.as_bytes());
+        }
+        if let Some(old) = self.buffers.get(&uri) {
+            if old.real != real {
+                if let Some(gone) = &old.real {
+                    Overlay::remove(gone);
+                }
             }
         }
         if self.buffers.is_empty() {
@@ -386,7 +450,7 @@ impl<'a> Server<'a> {
             self.needs_full = true;
         }
         self.changed.insert(uri.clone());
-        self.buffers.insert(uri, Buffer { path, text });
+        self.buffers.insert(uri, Buffer { path, real, text });
         self.schedule();
     }
 
@@ -404,6 +468,8 @@ impl<'a> Server<'a> {
 
     fn schedule(&mut self) {
         self.due = Some(Instant::now() + self.options.debounce);
+        // A change puts off the whole project's discovery too: it follows quiet.
+        self.settle = None;
     }
 
     /// Discovers and checks again with the buffers' text, and publishes the diagnostics of
@@ -569,7 +635,7 @@ impl<'a> Server<'a> {
     /// Takes every buffer off the file system's overlay (the server is leaving).
     fn forget_buffers(&mut self) {
         for buffer in self.buffers.values() {
-            Overlay::remove(&buffer.path);
+            buffer.forget();
         }
         self.buffers.clear();
     }

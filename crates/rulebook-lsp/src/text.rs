@@ -13,7 +13,7 @@ pub(crate) struct Lines<'a> {
 impl<'a> Lines<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         let mut starts = vec![0];
-        starts.extend(memchr_newlines(text).map(|i| i + 1));
+        starts.extend(line_ends(text).map(|i| i + 1));
         Self { text, starts }
     }
 
@@ -85,11 +85,15 @@ impl<'a> Lines<'a> {
     }
 }
 
-fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == b'\n')
-        .map(|(i, _)| i)
+/// Where each line break ends: `\n`, `\r\n`, or a `\r` alone (the protocol counts all
+/// three).
+fn line_ends(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
+        b'\n' => Some(i),
+        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i),
+        _ => None,
+    })
 }
 
 /// A count as the protocol's `u32` (a buffer of more than 4 G lines is clamped).
@@ -130,6 +134,17 @@ mod tests {
         );
         // Inside a character: back to its start.
         assert_eq!(lines.position(x - 1), Position::new(1, 7));
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_as_the_protocol_says() {
+        let lines = Lines::new("a\rb\r\nc\nd");
+        assert_eq!(lines.count(), 4);
+        assert_eq!(
+            [lines.line(0), lines.line(1), lines.line(2), lines.line(3)],
+            ["a", "b", "c", "d"]
+        );
+        assert_eq!(lines.position(5), Position::new(2, 0));
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn a_hover_says_what_each_tool_does_with_the_file() {
         text.contains("- **Claude Code** (verified) loaded: always, loaded whole at start ("),
         "{text}"
     );
-    assert!(text.contains("bytes, ~"), "{text}");
+    assert!(text.contains("bytes as saved, ~"), "{text}");
     assert!(text.contains("Not read by: "), "{text}");
     // An import: where it leads, and who imports it.
     let line = "See @docs/style.md and @docs/missing.md here.";
@@ -403,5 +403,57 @@ fn a_buffer_checked_alone_agrees_with_the_whole_project_checked_after() {
     );
     let whole = client.diagnostics(&uri);
     assert_eq!(alone, whole);
+    client.finish();
+}
+
+#[test]
+fn a_closed_buffer_is_read_from_disk_again_under_every_name() {
+    let dir = project();
+    let agents = dir.path().join("AGENTS.md");
+    std::fs::write(&agents, "Saved.\n").unwrap();
+    let link = dir.path().join("GEMINI.md");
+    std::os::unix::fs::symlink(&agents, &link).unwrap();
+    let client = Client::start(dir.path());
+    let uri = client.open(&link);
+    client.diagnostics(&uri);
+    client.change(&uri, 2, "Typed, not saved.\n");
+    client.diagnostics(&uri);
+    let real = std::fs::canonicalize(&agents).unwrap();
+    let overlay = rulebook::stages::fs::Overlay::get;
+    assert_eq!(overlay(&real).as_deref(), Some(&b"Typed, not saved.\n"[..]));
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    client.diagnostics(&uri);
+    assert_eq!(overlay(&link), None);
+    assert_eq!(overlay(&real), None);
+    client.finish();
+}
+
+#[test]
+fn a_glob_counts_files_in_hidden_folders_too() {
+    let dir = project();
+    let rule = dir.path().join(".github/instructions/ci.instructions.md");
+    std::fs::create_dir_all(rule.parent().unwrap()).unwrap();
+    std::fs::write(
+        &rule,
+        "---\napplyTo: \".github/workflows/*.yml\"\n---\nPin actions.\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join(".github/workflows")).unwrap();
+    for name in ["ci.yml", "release.yml"] {
+        std::fs::write(
+            dir.path().join(".github/workflows").join(name),
+            "on: push\n",
+        )
+        .unwrap();
+    }
+    let mut client = Client::start(dir.path());
+    let uri = client.open(&rule);
+    client.diagnostics(&uri);
+    let hover = client.at("textDocument/hover", &uri, 1, 14);
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("matches 2 file(s)"), "{text}");
     client.finish();
 }

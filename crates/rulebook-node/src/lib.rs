@@ -151,7 +151,7 @@ impl Rulebook {
         Ok(Resolved {
             name: resolved.name,
             content: resolved.content,
-            path: resolved.path.to_string_lossy().into_owned(),
+            path: rulebook_report::text::path_text(&resolved.path).into_owned(),
             mime_type: resolved.mime_type.to_owned(),
         })
     }
@@ -288,7 +288,10 @@ impl Finding {
             severity: rulebook_report::text::severity(d.severity).to_owned(),
             code: d.code.as_str().to_owned(),
             provider: d.provider.clone(),
-            path: d.path.as_ref().map(|p| p.to_string_lossy().into_owned()),
+            path: d
+                .path
+                .as_deref()
+                .map(|p| rulebook_report::text::path_text(p).into_owned()),
             line: number(d.line),
             column: number(d.column),
             message: d.message.clone(),

@@ -191,8 +191,8 @@ impl Book {
 
     /// The working directory discovered for.
     #[getter]
-    fn cwd(&self) -> PathBuf {
-        self.book.cwd().to_path_buf()
+    fn cwd(&self) -> String {
+        rulebook_report::text::path_text(self.book.cwd()).into_owned()
     }
 }
 
