@@ -497,6 +497,9 @@ mod tests {
             mime_type: "text/markdown",
         };
         let json = serde_json::to_value(&resolved).map_err(|e| e.to_string());
-        assert_eq!(json.map(|v| v["path"].clone()), Ok("/p/caf\u{fffd}.md".into()));
+        assert_eq!(
+            json.map(|v| v["path"].clone()),
+            Ok("/p/caf\u{fffd}.md".into())
+        );
     }
 }
