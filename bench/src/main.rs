@@ -66,6 +66,26 @@ fn once<T>(mut f: impl FnMut() -> T) -> Duration {
     start.elapsed()
 }
 
+/// The medians of three commands timed in turn, `rounds` times after a round that warms
+/// them up: interleaved, so a slower moment of the machine weighs on all three alike.
+fn interleaved<A, B, C>(
+    rounds: usize,
+    mut a: impl FnMut() -> A,
+    mut b: impl FnMut() -> B,
+    mut c: impl FnMut() -> C,
+) -> (Duration, Duration, Duration) {
+    let (mut xs, mut ys, mut zs) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..=rounds {
+        let times = (once(&mut a), once(&mut b), once(&mut c));
+        if round > 0 {
+            xs.push(times.0);
+            ys.push(times.1);
+            zs.push(times.2);
+        }
+    }
+    (median(xs), median(ys), median(zs))
+}
+
 fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
@@ -306,21 +326,8 @@ fn floor_rows(trees: &[Tree], bin: &Path, c_floor: Option<&Path>, rows: &mut Vec
             }
         };
         let nothing_run = || Command::new("true").output().map_or(0, |o| o.stdout.len());
-        let (mut nothing, mut reference, mut extended) = (Vec::new(), Vec::new(), Vec::new());
-        for round in 0..22 {
-            let times = (
-                once(nothing_run),
-                once(start("reference")),
-                once(start("extended")),
-            );
-            // The first round warms up.
-            if round > 0 {
-                nothing.push(times.0);
-                reference.push(times.1);
-                extended.push(times.2);
-            }
-        }
-        let (nothing, reference, extended) = (median(nothing), median(reference), median(extended));
+        let (nothing, reference, extended) =
+            interleaved(21, nothing_run, start("reference"), start("extended"));
         let ratio = extended.as_secs_f64() / reference.as_secs_f64();
         rows.push(Row {
             metric: format!(
@@ -361,23 +368,8 @@ fn floor_rows(trees: &[Tree], bin: &Path, c_floor: Option<&Path>, rows: &mut Vec
                     .map_or(0, |o| o.stdout.len())
             }
         };
-        // Interleaved: a run of each in turn, so a slower moment of the machine weighs on
-        // all three alike.
-        let (mut floors, mut references, mut extendeds) = (Vec::new(), Vec::new(), Vec::new());
-        for round in 0..=runs {
-            let times = (
-                once(floor_run),
-                once(list("reference")),
-                once(list("extended")),
-            );
-            // The first round warms up.
-            if round > 0 {
-                floors.push(times.0);
-                references.push(times.1);
-                extendeds.push(times.2);
-            }
-        }
-        let (floor, reference, extended) = (median(floors), median(references), median(extendeds));
+        let (floor, reference, extended) =
+            interleaved(runs, floor_run, list("reference"), list("extended"));
         let ratio = reference.as_secs_f64() / floor.as_secs_f64();
         let extended_ratio = extended.as_secs_f64() / floor.as_secs_f64();
         if tree.rules == 10_000 {
@@ -684,22 +676,12 @@ fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
         let _ = child.kill();
         return;
     }
-    let percentiles = |mut samples: Vec<Duration>| {
-        samples.sort_unstable();
-        let at = |q: f64| {
-            #[allow(
-                clippy::cast_possible_truncation,
-                clippy::cast_sign_loss,
-                clippy::cast_precision_loss,
-                reason = "an index into 10,000 samples"
-            )]
-            let i = ((samples.len() as f64 - 1.0) * q).round() as usize;
-            samples[i]
-        };
+    let percentiles = |samples: Vec<Duration>| {
+        let (p50, p99) = percentiles(samples);
         format!(
             "p50 {:.1} µs, p99 {:.1} µs",
-            at(0.5).as_secs_f64() * 1e6,
-            at(0.99).as_secs_f64() * 1e6
+            p50.as_secs_f64() * 1e6,
+            p99.as_secs_f64() * 1e6
         )
     };
     let n = 10_000;

@@ -133,6 +133,11 @@ pub(crate) fn ci() -> Result<(), String> {
             "rulebook-test",
         ]),
     )?;
+    // The binary the end-to-end tests below drive, built once for all of them.
+    run(
+        "build rulebook for the end-to-end tests",
+        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
+    )?;
     mcp_client(&target)?;
     lsp_client(&target)?;
     python_package(&target)?;
@@ -205,20 +210,10 @@ fn one_provider_alone() -> Result<(), String> {
 /// The end-to-end test of `rulebook mcp` with the official Python MCP SDK
 /// (`tests/mcp/client_test.py`), in a virtual environment under the target directory with
 /// the pinned `tests/mcp/requirements.txt`. Without Python 3 or the package registry it
-/// says so and skips, unless `RULEBOOK_REQUIRE_MCP_CLIENT` is set (`.ci/run` sets it).
+/// says so and skips ([`skipped`]).
 pub(crate) fn mcp_client(target: &Path) -> Result<(), String> {
-    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
-    let skip = |why: String| -> Result<(), String> {
-        if required {
-            Err(format!(
-                "mcp client test: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
-            ))
-        } else {
-            eprintln!("xtask: mcp client test SKIPPED: {why}");
-            Ok(())
-        }
-    };
-    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let skip = |why: String| skipped("mcp client test", &why);
+    let python = python();
     if Command::new(&python)
         .arg("--version")
         .output()
@@ -241,10 +236,6 @@ pub(crate) fn mcp_client(target: &Path) -> Result<(), String> {
         );
     };
     run(
-        "build rulebook for the mcp client test",
-        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
-    )?;
-    run(
         "mcp client test (official Python SDK)",
         Command::new(&sdk2)
             .arg(root().join("tests/mcp/client_test.py"))
@@ -264,24 +255,14 @@ pub(crate) fn mcp_client(target: &Path) -> Result<(), String> {
 
 /// The end-to-end test of `rulebook lsp` with a language client nobody here wrote (pygls,
 /// `tests/lsp/client_test.py`), in a virtual environment with the pinned
-/// `tests/lsp/requirements.txt`; skipped as [`mcp_client`] is, under the same variable.
+/// `tests/lsp/requirements.txt`; skipped as [`mcp_client`] is.
 pub(crate) fn lsp_client(target: &Path) -> Result<(), String> {
-    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
-    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let Some(client) = venv(&python, target, "lsp-venv", "tests/lsp/requirements.txt")? else {
-        let why = "cannot install tests/lsp/requirements.txt (no Python or package registry?)";
-        if required {
-            return Err(format!(
-                "lsp client test: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
-            ));
-        }
-        eprintln!("xtask: lsp client test SKIPPED: {why}");
-        return Ok(());
+    let Some(client) = venv(&python(), target, "lsp-venv", "tests/lsp/requirements.txt")? else {
+        return skipped(
+            "lsp client test",
+            "cannot install tests/lsp/requirements.txt (no Python or package registry?)",
+        );
     };
-    run(
-        "build rulebook for the lsp client test",
-        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
-    )?;
     run(
         "lsp client test (pygls)",
         Command::new(&client)
@@ -294,25 +275,19 @@ pub(crate) fn lsp_client(target: &Path) -> Result<(), String> {
 /// The Python package (`crates/rulebook-python`): its wheel built by maturin in release,
 /// installed into a virtual environment with the pinned
 /// `crates/rulebook-python/requirements-dev.txt`, and its pytest suite run against the CLI;
-/// skipped as [`mcp_client`] is, under the same variable.
+/// skipped as [`mcp_client`] is.
 pub(crate) fn python_package(target: &Path) -> Result<(), String> {
-    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
-    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
     let Some(venv_python) = venv(
-        &python,
+        &python(),
         target,
         "py-venv",
         "crates/rulebook-python/requirements-dev.txt",
     )?
     else {
-        let why = "cannot install crates/rulebook-python/requirements-dev.txt (no Python or package registry?)";
-        if required {
-            return Err(format!(
-                "python package: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
-            ));
-        }
-        eprintln!("xtask: python package SKIPPED: {why}");
-        return Ok(());
+        return skipped(
+            "python package",
+            "cannot install crates/rulebook-python/requirements-dev.txt (no Python or package registry?)",
+        );
     };
     let bin = venv_python
         .parent()
@@ -334,24 +309,7 @@ pub(crate) fn python_package(target: &Path) -> Result<(), String> {
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|e| e == "whl"))
         .ok_or("maturin built no wheel")?;
-    run(
-        "python package: install the wheel",
-        Command::new(&venv_python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--force-reinstall",
-                "--no-deps",
-            ])
-            .arg(&wheel),
-    )?;
-    run(
-        "build rulebook for the python package's tests",
-        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
-    )?;
+    install_wheel(&venv_python, &wheel, "python package: install the wheel")?;
     let pytest = |python: &Path, what: &str| {
         run(
             what,
@@ -367,6 +325,7 @@ pub(crate) fn python_package(target: &Path) -> Result<(), String> {
     // The one abi3 wheel on every other Python 3 this machine has (`python3.N` on the
     // path, or a pyenv version, from the oldest the wheel takes): its tests in a venv of
     // each.
+    let built_for = venv_python_version(&venv_python);
     let pyenv = env::var_os("PYENV_ROOT")
         .map(PathBuf::from)
         .or_else(|| env::var_os("HOME").map(|h| PathBuf::from(h).join(".pyenv")));
@@ -393,7 +352,7 @@ pub(crate) fn python_package(target: &Path) -> Result<(), String> {
         let Some(other) = std::iter::once(on_path).chain(from_pyenv).find(|p| runs(p)) else {
             continue;
         };
-        if venv_python_version(&venv_python) == Some(minor) {
+        if built_for == Some(minor) {
             continue;
         }
         let other = other.display().to_string();
@@ -407,19 +366,10 @@ pub(crate) fn python_package(target: &Path) -> Result<(), String> {
             eprintln!("xtask: python package on {other} SKIPPED: no venv or no pytest");
             continue;
         };
-        run(
+        install_wheel(
+            &python,
+            &wheel,
             &format!("python package: install the wheel for Python 3.{minor}"),
-            Command::new(&python)
-                .args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "--force-reinstall",
-                    "--no-deps",
-                ])
-                .arg(&wheel),
         )?;
         pytest(
             &python,
@@ -427,6 +377,41 @@ pub(crate) fn python_package(target: &Path) -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// An end-to-end step that cannot run here: an error when `RULEBOOK_REQUIRE_MCP_CLIENT` is
+/// set (`.ci/run` sets it: CI runs every step), else a line saying it was skipped.
+fn skipped(step: &str, why: &str) -> Result<(), String> {
+    if env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty()) {
+        return Err(format!(
+            "{step}: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
+        ));
+    }
+    eprintln!("xtask: {step} SKIPPED: {why}");
+    Ok(())
+}
+
+/// The Python 3 the virtual environments are made from (`$PYTHON`, else `python3`).
+fn python() -> String {
+    env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned())
+}
+
+/// Installs `wheel` (this build of it, whatever was there) into the environment of `python`.
+fn install_wheel(python: &Path, wheel: &Path, what: &str) -> Result<(), String> {
+    run(
+        what,
+        Command::new(python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--force-reinstall",
+                "--no-deps",
+            ])
+            .arg(wheel),
+    )
 }
 
 /// The minor version of a Python 3 interpreter.
@@ -441,24 +426,16 @@ fn venv_python_version(python: &Path) -> Option<u32> {
 /// The Node package (`crates/rulebook-node`): `@napi-rs/cli` installed from the lock file
 /// (`npm ci`), the addon built in release (`napi build`, which writes `index.js` and
 /// `index.d.ts`), its tests run by node's test runner against the CLI, and the package
-/// packed (`npm pack`) into `target/npm`; skipped as [`mcp_client`] is, under the same
-/// variable, where npm is missing.
+/// packed (`npm pack`) into `target/npm`; skipped as [`mcp_client`] is
+/// where npm is missing.
 pub(crate) fn node_package(target: &Path) -> Result<(), String> {
-    let required = env::var_os("RULEBOOK_REQUIRE_MCP_CLIENT").is_some_and(|v| !v.is_empty());
     let package = root().join("crates/rulebook-node");
     if Command::new("npm")
         .arg("--version")
         .output()
         .map_or(true, |o| !o.status.success())
     {
-        let why = "npm is not installed";
-        if required {
-            return Err(format!(
-                "node package: {why} (RULEBOOK_REQUIRE_MCP_CLIENT is set)"
-            ));
-        }
-        eprintln!("xtask: node package SKIPPED: {why}");
-        return Ok(());
+        return skipped("node package", "npm is not installed");
     }
     run(
         "node package: npm ci",
@@ -471,10 +448,6 @@ pub(crate) fn node_package(target: &Path) -> Result<(), String> {
         Command::new("npx")
             .args(["napi", "build", "--platform", "--release"])
             .current_dir(&package),
-    )?;
-    run(
-        "build rulebook for the node package's tests",
-        cargo().args(["build", "--locked", "-p", "rulebook-cli"]),
     )?;
     run(
         "node package: node --test",

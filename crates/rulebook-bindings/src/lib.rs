@@ -24,9 +24,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rulebook::{
-    DiagnosticCode, HostView, Options, Profile, Rulebook, SkillError, TtsrManager, TtsrRule,
-};
+use rulebook::{HostView, Options, Profile, Rulebook, SkillError, TtsrManager, TtsrRule};
 use rulebook_check::CheckOptions;
 use rulebook_report::RulesForPaths;
 use rulebook_report::text::JsonDiagnostic;
@@ -475,11 +473,6 @@ impl Matcher {
     pub fn next_turn(&mut self) {
         self.manager.next_turn();
     }
-}
-
-/// The names of the codes a finding can have.
-pub fn codes() -> Vec<&'static str> {
-    DiagnosticCode::ALL.iter().map(|c| c.as_str()).collect()
 }
 
 #[cfg(test)]

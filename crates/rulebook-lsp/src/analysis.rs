@@ -72,6 +72,11 @@ fn same_keys(path: &Path) -> Vec<PathBuf> {
     keys
 }
 
+/// A path's real path, or its lexical form when it has none (a file not on disk).
+fn real_or_lexical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| normalize_lexically(path))
+}
+
 /// The project as the server sees it at one moment.
 pub struct Snapshot {
     book: Rulebook,
@@ -79,6 +84,8 @@ pub struct Snapshot {
     /// Finding indices by the lexical form of their path.
     by_path: HashMap<PathBuf, Vec<usize>>,
     views: OnceLock<Vec<HostView>>,
+    /// Each file the views name, by its real path: (view, file) positions.
+    view_files: OnceLock<HashMap<PathBuf, Vec<(usize, usize)>>>,
 }
 
 impl Snapshot {
@@ -110,6 +117,7 @@ impl Snapshot {
             findings: report.findings,
             by_path,
             views: OnceLock::new(),
+            view_files: OnceLock::new(),
         }
     }
 
@@ -257,14 +265,8 @@ impl Snapshot {
 
     /// The findings about `path` (by its lexical form, then its real path).
     pub fn findings_for(&self, path: &Path) -> Vec<&Finding> {
-        let mut keys = vec![normalize_lexically(path)];
-        if let Ok(real) = std::fs::canonicalize(path) {
-            if real != keys[0] {
-                keys.push(real);
-            }
-        }
         let mut found: Vec<usize> = Vec::new();
-        for key in &keys {
+        for key in &same_keys(path) {
             for &i in self.by_path.get(key).into_iter().flatten() {
                 if !found.contains(&i) {
                     found.push(i);
@@ -276,16 +278,12 @@ impl Snapshot {
 
     /// The rule files of the book at `path`, in precedence order.
     fn rules_at(&self, path: &Path) -> Vec<&Rule> {
-        let key = normalize_lexically(path);
-        let real = std::fs::canonicalize(path).ok();
+        let keys = same_keys(path);
         self.book
             .all()
             .iter()
             .map(|e| &e.item)
-            .filter(|r| {
-                let p = normalize_lexically(&r.path);
-                p == key || real.as_ref().is_some_and(|real| *real == p)
-            })
+            .filter(|r| keys.contains(&normalize_lexically(&r.path)))
             .collect()
     }
 
@@ -454,22 +452,31 @@ impl Snapshot {
     /// Which tools load the file at `path` and how, from each tool's own view: one line per
     /// tool that reads it (or considered it), then the tools that never look at it.
     pub fn tool_lines(&self, path: &Path) -> Vec<(Host, Vec<&HostFile>)> {
-        let key = normalize_lexically(path);
-        let real = std::fs::canonicalize(path).ok();
-        let same = |p: &Path| {
-            let p = normalize_lexically(p);
-            p == key
-                || real
-                    .as_ref()
-                    .is_some_and(|r| *r == p || std::fs::canonicalize(&p).is_ok_and(|q| q == *r))
-        };
-        self.views()
+        let views = self.views();
+        let index = self.view_files.get_or_init(|| {
+            let mut index: HashMap<PathBuf, Vec<(usize, usize)>> = HashMap::new();
+            for (v, view) in views.iter().enumerate() {
+                for (f, file) in view.files.iter().enumerate() {
+                    index
+                        .entry(real_or_lexical(&file.path))
+                        .or_default()
+                        .push((v, f));
+                }
+            }
+            index
+        });
+        let here = index.get(&real_or_lexical(path));
+        views
             .iter()
-            .map(|view| {
-                (
-                    view.host,
-                    view.files.iter().filter(|f| same(&f.path)).collect(),
-                )
+            .enumerate()
+            .map(|(v, view)| {
+                let files = here
+                    .into_iter()
+                    .flatten()
+                    .filter(|&&(w, _)| w == v)
+                    .map(|&(_, f)| &view.files[f])
+                    .collect();
+                (view.host, files)
             })
             .collect()
     }

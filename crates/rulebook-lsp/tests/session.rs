@@ -140,6 +140,14 @@ impl Client {
         )
     }
 
+    /// The code actions offered on lines `from..=to` of `uri`.
+    fn actions(&mut self, uri: &str, from: u32, to: u32) -> Value {
+        self.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": {"start": {"line": from, "character": 0}, "end": {"line": to, "character": 0}}, "context": {"diagnostics": []}}),
+        )
+    }
+
     fn finish(mut self) {
         self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
@@ -149,6 +157,15 @@ impl Client {
 
 fn url(path: &Path) -> String {
     lsp_types::Url::from_file_path(path).unwrap().to_string()
+}
+
+fn labels_of(items: &Value) -> Vec<&str> {
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect()
 }
 
 fn codes(diagnostics: &[Value]) -> Vec<&str> {
@@ -284,12 +301,7 @@ fn completion_offers_the_keys_and_values_of_the_files_format() {
     let text = "---\ndescription: TypeScript\nglobs: src/*.ts\n\n---\nStrict.\n";
     client.change(&uri, 2, text);
     let items = client.at("textDocument/completion", &uri, 3, 0);
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
+    let labels = labels_of(&items);
     // Cursor's keys, less those written already.
     assert!(labels.contains(&"alwaysApply"), "{labels:?}");
     assert!(!labels.contains(&"description"), "{labels:?}");
@@ -297,12 +309,7 @@ fn completion_offers_the_keys_and_values_of_the_files_format() {
     let text = "---\ndescription: TypeScript\nalwaysApply: \n---\nStrict.\n";
     client.change(&uri, 3, text);
     let items = client.at("textDocument/completion", &uri, 2, 13);
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
+    let labels = labels_of(&items);
     assert_eq!(labels, ["true", "false"]);
     client.finish();
 }
@@ -319,10 +326,7 @@ fn quick_fixes_rewrite_what_can_be_rewritten_safely() {
         codes(&diagnostics).contains(&"skill-name"),
         "{diagnostics:?}"
     );
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}}, "context": {"diagnostics": []}}),
-    );
+    let actions = client.actions(&uri, 1, 1);
     let edit = &actions[0]["edit"]["changes"][&uri][0];
     assert_eq!(edit["newText"], " deploy");
     assert_eq!(edit["range"]["start"], json!({"line": 1, "character": 5}));
@@ -334,10 +338,7 @@ fn quick_fixes_rewrite_what_can_be_rewritten_safely() {
         codes(&diagnostics).contains(&"tools-own-form"),
         "{diagnostics:?}"
     );
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 3}}, "context": {"diagnostics": []}}),
-    );
+    let actions = client.actions(&uri, 1, 1);
     let edit = &actions[0]["edit"]["changes"][&uri][0];
     assert_eq!(
         edit["newText"],
@@ -355,10 +356,7 @@ fn a_quoted_glob_is_offered_where_yaml_cannot_read_it() {
     let mut client = Client::start(dir.path());
     let uri = client.open(&windsurf);
     let diagnostics = client.diagnostics(&uri);
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 5, "character": 0}}, "context": {"diagnostics": []}}),
-    );
+    let actions = client.actions(&uri, 0, 5);
     let titles: Vec<&str> = actions
         .as_array()
         .unwrap()
