@@ -47,7 +47,7 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
     let mut tree_args = Vec::new();
     for &n in sizes {
         let dir = trees.join(format!("n{n}"));
-        let (_, bytes) = synth::write_tree(&dir, n, 42)
+        let (_, bytes) = synth::write_tree(&dir, n, 42, synth::Mix::Mixed)
             .map_err(|e| format!("writing {}: {e}", dir.display()))?;
         tree_args.push(format!("{n}={}={bytes}", dir.display()));
     }

@@ -53,6 +53,7 @@ commands:
   ci                              fmt --check, clippy -D warnings, tests (CI=true),
                                   unreferenced snapshots, docs
   gen-tree --rules N --out DIR    write a synthetic rule tree (DIR/project, DIR/home)
+           [--cursor-only]        every rule in Cursor's folders
   gen-tree --skills N --out DIR   the same with N skills (SKILL.md folders)
   gen-tree --monorepo N --out DIR a monorepo of N files with 50 nested rule directories
   bench [--quick]                 generate trees (10..10,000 rules), build (profiling),
@@ -138,7 +139,12 @@ fn gen_tree(args: &[String]) -> Result<(), String> {
         .parse()
         .map_err(|e| format!("--rules: {e}"))?;
     let out = PathBuf::from(flag(args, "--out").ok_or("gen-tree needs --out DIR")?);
-    let (files, bytes) = synth::write_tree(&out, rules, 42)
+    let mix = if args.iter().any(|a| a == "--cursor-only") {
+        synth::Mix::CursorOnly
+    } else {
+        synth::Mix::Mixed
+    };
+    let (files, bytes) = synth::write_tree(&out, rules, 42, mix)
         .map_err(|e| format!("writing {}: {e}", out.display()))?;
     eprintln!(
         "xtask: wrote {files} rule files ({bytes} bytes) under {}",

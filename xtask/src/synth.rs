@@ -110,8 +110,23 @@ fn glob(rng: &mut Rng) -> String {
     }
 }
 
+/// Which tools' folders a tree's rules go to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mix {
+    /// The four providers, as the module says.
+    Mixed,
+    /// Cursor's `.cursor/rules` alone (project 80%, user 20%): a tree only the tools that
+    /// read Cursor's files see.
+    CursorOnly,
+}
+
 /// Writes the tree; returns (rule files, bytes).
-pub(crate) fn write_tree(out: &Path, rules: usize, seed: u64) -> std::io::Result<(usize, u64)> {
+pub(crate) fn write_tree(
+    out: &Path,
+    rules: usize,
+    seed: u64,
+    mix: Mix,
+) -> std::io::Result<(usize, u64)> {
     let mut rng = Rng::new(seed);
     let _ = fs::remove_dir_all(out);
     let project = out.join("project");
@@ -120,7 +135,10 @@ pub(crate) fn write_tree(out: &Path, rules: usize, seed: u64) -> std::io::Result
     fs::create_dir_all(&home)?;
     let mut bytes = 0u64;
     for i in 0..rules {
-        let roll = rng.below(100);
+        let roll = match mix {
+            Mix::Mixed => rng.below(100),
+            Mix::CursorOnly => 25 + rng.below(35),
+        };
         let user = rng.chance(20);
         let (dir, ext) = match roll {
             0..25 if user => (home.join(".xcsh/agent/rules"), "md"),

@@ -76,7 +76,7 @@ use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 use rulebook_protocol::{Completion, ProtocolError, Resource, UrlIndex};
 use rulebook_registry::{
     Entry, LoadContext, Loaded, Mechanisms, OptionError, Project, Provider, ProviderInfo,
-    ProviderMeta, Registry, RuleCapability, SkillCapability, Status,
+    ProviderMeta, ReadMemo, Registry, RuleCapability, SkillCapability, Status,
 };
 use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule, Skill};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
@@ -183,6 +183,7 @@ pub struct Options<T = NoProviders> {
     root: Option<PathBuf>,
     no_descendants: bool,
     per_provider: Vec<(String, String, String)>,
+    keep_reads: bool,
 }
 
 impl<T: std::fmt::Debug> std::fmt::Debug for Options<T> {
@@ -309,6 +310,16 @@ impl<T: ProviderTable> Options<T> {
     #[must_use]
     pub fn descendants(mut self, yes: bool) -> Self {
         self.no_descendants = !yes;
+        self
+    }
+
+    /// Keeps in the book how each rule file was loaded, so that a file whose text alone
+    /// changed can be loaded again by itself and its rule updated in place
+    /// ([`Rulebook::content_update`]: a server refreshing after a save). Off by default:
+    /// it costs about 300 bytes a rule file (the text is shared, not copied).
+    #[must_use]
+    pub fn keep_reads(mut self, yes: bool) -> Self {
+        self.keep_reads = yes;
         self
     }
 
@@ -545,6 +556,33 @@ pub struct Rulebook {
     project: Project,
     /// The walk below the working directory, when one was made.
     walk: Option<Walk>,
+    /// How each rule file was loaded, when the options kept it ([`Options::keep_reads`]).
+    memo: Option<ReadMemo>,
+}
+
+/// New texts for rules of one book, read from the files that changed
+/// ([`Rulebook::content_update`]).
+#[derive(Debug)]
+pub struct ContentUpdate {
+    memo: ReadMemo,
+    /// Each rule's position in the book, its text, and its new text.
+    rules: Vec<(usize, std::sync::Arc<str>, std::sync::Arc<str>)>,
+    /// Each file loaded again, and its loads.
+    loads: Vec<(PathBuf, rulebook_registry::Reloaded)>,
+}
+
+impl ContentUpdate {
+    /// Each text replaced, and the text that replaces it (one pair a rule of the book).
+    pub fn replaced(
+        &self,
+    ) -> impl Iterator<Item = (&std::sync::Arc<str>, &std::sync::Arc<str>)> + '_ {
+        self.rules.iter().map(|(_, old, new)| (old, new))
+    }
+
+    /// Whether no rule's text changes (the files were saved as they were).
+    pub fn is_empty(&self) -> bool {
+        self.rules.iter().all(|(_, old, new)| old == new)
+    }
 }
 
 /// The directories [`Rulebook::discover`] was given.
@@ -607,11 +645,93 @@ impl Rulebook {
         Self::discover_given(self.given.clone(), options, self.walk.as_ref())
     }
 
+    /// The rules of this book after the files `changed` changed their text alone, to be
+    /// put in place with [`Rulebook::apply_content_update`]: each file is loaded again as
+    /// the book loaded it, and the update is made only when every one of them gives the
+    /// same rule with a new text (frontmatter, fields and findings the same:
+    /// [`Rule::shape_fingerprint`]), its provider
+    /// never looks at a rule's text once loaded ([`FileLoader::content_blind`]), and the
+    /// rule is not a TTSR trigger (the trigger registry holds its text). `None` otherwise,
+    /// or when the book kept no reads ([`Options::keep_reads`]), or a file of `changed`
+    /// was not loaded (it may be new): discover again then ([`Rulebook::rediscover`] after
+    /// writes to files already read, [`Rulebook::discover`] after any other change).
+    ///
+    /// This reads only the changed files and changes no rule's place: a server serving
+    /// 100,000 rules answers a save in the time of one file's read, not of a discovery.
+    ///
+    /// [`FileLoader::content_blind`]: rulebook_kit::FileLoader::content_blind
+    pub fn content_update(&self, changed: &[PathBuf]) -> Option<ContentUpdate> {
+        use std::sync::Arc;
+        let memo = self.memo.as_ref()?;
+        let mut update = ContentUpdate {
+            memo: memo.clone(),
+            rules: Vec::new(),
+            loads: Vec::new(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        for path in changed.iter().filter(|p| seen.insert(p.as_path())) {
+            for reloaded in memo.reload(path)? {
+                if reloaded.old.diagnostics != reloaded.new.diagnostics {
+                    return None;
+                }
+                match (&reloaded.old.rule, &reloaded.new.rule) {
+                    (None, None) => {}
+                    (Some((old_shape, old)), Some((new_shape, new))) if old_shape == new_shape => {
+                        // The book's rules of this load hold its text itself: a provider
+                        // that rewrote it (or dropped the rule) is not updated in place,
+                        // nor is a TTSR trigger (the trigger registry holds its text).
+                        let at: Vec<usize> = self
+                            .loaded
+                            .all
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, e)| Arc::ptr_eq(&e.item.content, old))
+                            .map(|(i, _)| i)
+                            .collect();
+                        let ttsr = at.iter().any(|&i| {
+                            let rule = &self.loaded.all[i].item;
+                            !rule.condition.is_empty() || rule.ttsr_trigger.is_some()
+                        });
+                        if at.is_empty() || ttsr {
+                            return None;
+                        }
+                        update.rules.extend(
+                            at.into_iter()
+                                .map(|i| (i, Arc::clone(old), Arc::clone(new))),
+                        );
+                    }
+                    _ => return None,
+                }
+                update.loads.push((path.clone(), reloaded));
+            }
+        }
+        Some(update)
+    }
+
+    /// Puts `update` ([`Rulebook::content_update`]) in place: the rules' texts are
+    /// replaced, and the reads kept follow. `false` (nothing changed) when the update was
+    /// made for another book.
+    pub fn apply_content_update(&mut self, update: ContentUpdate) -> bool {
+        if self.memo.as_ref() != Some(&update.memo) {
+            return false;
+        }
+        for (i, _, text) in update.rules {
+            if let Some(entry) = self.loaded.all.get_mut(i) {
+                entry.item.content = text;
+            }
+        }
+        for (path, reloaded) in &update.loads {
+            update.memo.replace(path, reloaded);
+        }
+        true
+    }
+
     fn discover_given<T: ProviderTable>(
         given: Given,
         options: &Options<T>,
         walked: Option<&Walk>,
     ) -> Self {
+        let memo = options.keep_reads.then(ReadMemo::default);
         let registry = options.registry();
         let (cwd, home, mut checks) = directories(&given.cwd, given.home.clone(), options.profile);
         let mut walk = None;
@@ -650,6 +770,9 @@ impl Rulebook {
             walk = Some(done);
         }
         checks.extend(options.option_errors(&registry));
+        if let Some(memo) = &memo {
+            ctx = ctx.memo(memo.clone());
+        }
         let skill_registry = options.skill_registry();
         let skills = skill_registry.load(&ctx);
         let mut book = Self::discover_in(ctx, &registry)
@@ -657,6 +780,7 @@ impl Rulebook {
             .with_leading_diagnostics(checks);
         book.given = given;
         book.walk = walk;
+        book.memo = memo;
         book
     }
 
@@ -737,6 +861,7 @@ impl Rulebook {
             },
             project,
             walk: None,
+            memo: None,
         }
     }
 

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use rulebook_fs::{ReadOptions, RuleReader, walk_rules_dir};
-use rulebook_registry::{LoadContext, LoadResult, Mechanisms};
+use rulebook_registry::{FileLoad, LoadContext, LoadResult, Mechanisms, ReadMemo};
 use rulebook_rule::{Activation, Diagnostic, DiagnosticCode, Level, Rule, SourceMeta};
 
 use crate::coerce::FieldPolicy;
@@ -19,6 +19,14 @@ pub struct FileLoader {
     mechanisms: Mechanisms,
     raw: bool,
     fold_kebab_keys: bool,
+    content_blind: bool,
+    memo: Option<ReadMemo>,
+}
+
+/// A hash of `parts`: the key a load is remembered by ([`ReadMemo`]).
+fn fingerprint(parts: impl std::hash::Hash) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(parts)
 }
 
 impl FileLoader {
@@ -39,7 +47,62 @@ impl FileLoader {
             mechanisms: ctx.mechanisms,
             raw: false,
             fold_kebab_keys: false,
+            content_blind: false,
+            memo: ctx.memo.clone(),
         }
+    }
+
+    /// Says that the provider never looks at the text of a rule this loader loaded once it
+    /// is loaded: it neither drops, cuts, rewrites nor places a rule by what its text or
+    /// another file's says. A file whose text alone then changed (its frontmatter and
+    /// findings the same) gives the same rule with the new text, and a server updates that
+    /// rule in place ([`ReadMemo::reload`]) instead of discovering again. Off by default.
+    #[must_use]
+    pub fn content_blind(mut self, yes: bool) -> Self {
+        self.content_blind = yes;
+        self
+    }
+
+    /// With a memo and a content-blind provider, records how this loader loads a file of
+    /// `level` under `project_root` again (once for its key).
+    fn record_reload(&self, key: u64, level: Level, project_root: Option<&Path>) {
+        let Some(memo) = self.memo.as_ref().filter(|_| self.content_blind) else {
+            return;
+        };
+        memo.record_reload(key, || {
+            let loader = Self {
+                memo: None,
+                ..self.clone()
+            };
+            let options = self.read_options(level, project_root);
+            std::sync::Arc::new(move |path: &Path, name: &str| {
+                let mut out = LoadResult::default();
+                loader.read_one(
+                    &mut RuleReader::new(),
+                    path.to_path_buf(),
+                    name.to_owned(),
+                    level,
+                    &options,
+                    &mut out,
+                );
+                FileLoad::new(name.to_owned(), out.items.last(), out.diagnostics)
+            })
+        });
+    }
+
+    /// The key of a load of a file at `level` under `project_root`: everything but the
+    /// file's path, name and content that decides what loading it gives.
+    pub(crate) fn load_key(&self, level: Level, project_root: Option<&Path>) -> u64 {
+        fingerprint((
+            &self.provider,
+            &self.provider_name,
+            format!("{:?} {:?}", self.policy, self.mechanisms),
+            self.raw,
+            self.fold_kebab_keys,
+            self.content_blind,
+            level,
+            project_root,
+        ))
     }
 
     /// Folds kebab-case keys to camelCase before the fields are read (`always-apply` →
@@ -154,10 +217,12 @@ impl FileLoader {
         out.diagnostics.extend(walked.diagnostics);
         out.items.reserve(walked.files.len());
         let mut reader = RuleReader::new();
+        let key = self.load_key(level, project_root);
+        self.record_reload(key, level, project_root);
         // Each path moved into its rule, not copied.
         for path in walked.files.into_iter().filter(|p| keep(p)) {
             let name = name(&path);
-            self.load_one(&mut reader, path, name, level, &checked, out);
+            self.load_one(&mut reader, path, name, level, &checked, key, out);
         }
     }
 
@@ -262,12 +327,15 @@ impl FileLoader {
             }
         }
         let options = self.read_options(level, project_root);
+        let key = self.load_key(level, project_root);
+        self.record_reload(key, level, project_root);
         self.load_one(
             &mut RuleReader::new(),
             path.to_path_buf(),
             name.to_owned(),
             level,
             &options,
+            key,
             out,
         )
     }
@@ -315,7 +383,40 @@ impl FileLoader {
         Some(MemoryFile { index, one_import })
     }
 
+    /// Loads the file at `path` as the rule `name`; with a memo, records the load (`key`:
+    /// [`FileLoader::load_key`]).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one file's load, and the key it is remembered by"
+    )]
     pub(crate) fn load_one(
+        &self,
+        reader: &mut RuleReader,
+        path: PathBuf,
+        name: String,
+        level: Level,
+        options: &ReadOptions,
+        key: u64,
+        out: &mut LoadResult<Rule>,
+    ) -> Option<usize> {
+        let Some(memo) = &self.memo else {
+            return self.read_one(reader, path, name, level, options, out);
+        };
+        let (items, diagnostics) = (out.items.len(), out.diagnostics.len());
+        let index = self.read_one(reader, path.clone(), name.clone(), level, options, out);
+        memo.record_file(
+            &path,
+            key,
+            FileLoad::new(
+                name,
+                out.items.get(items),
+                out.diagnostics[diagnostics..].to_vec(),
+            ),
+        );
+        index
+    }
+
+    fn read_one(
         &self,
         reader: &mut RuleReader,
         path: PathBuf,

@@ -114,8 +114,12 @@ impl ServeOptions {
     /// Providers loaded on threads of their own allocate from the arena of each, and every
     /// arena kept the peak of the discoveries it served: at 10,000 rules the resident
     /// memory went from 48 to 118 MiB over 100 saves, against a flat 42 MiB on one thread.
+    ///
+    /// Each snapshot keeps how each rule file was loaded ([`Options::keep_reads`]), so a
+    /// save that changed a rule's text alone is served by reading that file
+    /// ([`RulebookServer::refresh_contents`]).
     fn discovery_options(&self) -> Options {
-        self.options.clone().sequential(true)
+        self.options.clone().sequential(true).keep_reads(true)
     }
 }
 
@@ -321,12 +325,59 @@ impl RulebookServer {
         self.replace(|_, serve| serve.discover())
     }
 
-    /// As [`RulebookServer::refresh`], when the rule files already read changed their
-    /// content and no file or directory came, went or was renamed: the rules are read
-    /// again over the walk of the current snapshot (see [`Rulebook::rediscover`]), the
-    /// tree is not walked again.
-    pub fn refresh_contents(&self) -> Changes {
+    /// As [`RulebookServer::refresh`], when the rule files `changed` (already read) changed
+    /// their content and no file or directory came, went or was renamed: the rules are read
+    /// again over the walk of the current snapshot ([`Rulebook::rediscover`]), the tree is
+    /// not walked again.
+    ///
+    /// When each file changed its rule's text alone ([`Rulebook::content_update`]), the
+    /// snapshot is updated in place: only those files are read, and requests wait for
+    /// no more than the swap of their texts. That needs the snapshot to be held by no
+    /// request at that moment; else, and for any other change, a new snapshot is built.
+    pub fn refresh_contents(&self, changed: impl IntoIterator<Item = PathBuf>) -> Changes {
+        let changed: Vec<PathBuf> = changed.into_iter().collect();
+        if let Some(changes) = self.update_in_place(&changed) {
+            return changes;
+        }
         self.replace(|current, serve| current.book.rediscover(&serve.discovery_options()))
+    }
+
+    /// The texts of `changed` put in place in the current snapshot, when that can be done
+    /// (see [`RulebookServer::refresh_contents`]).
+    fn update_in_place(&self, changed: &[PathBuf]) -> Option<Changes> {
+        let _one_at_a_time = self
+            .inner
+            .refreshing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        // Read and compared outside the state's lock: requests go on meanwhile.
+        let update = self.loaded()?.book.content_update(changed)?;
+        let mut state = self
+            .inner
+            .state
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let snapshot = Arc::get_mut(state.as_mut()?)?;
+        let replaced: HashMap<*const u8, Arc<str>> = update
+            .replaced()
+            .map(|(old, new)| (old.as_ptr(), Arc::clone(new)))
+            .collect();
+        if !snapshot.book.apply_content_update(update) {
+            return None;
+        }
+        let mut changes = Changes::default();
+        for resource in &mut snapshot.resources {
+            let Some(new) = replaced.get(&resource.content.as_ptr()) else {
+                continue;
+            };
+            if **new != *resource.content {
+                changes.updated.push(resource.uri.clone());
+                changes.list_changed |= new.len() != resource.size;
+            }
+            resource.size = new.len();
+            resource.content = Arc::clone(new);
+        }
+        Some(changes)
     }
 
     /// Builds the next snapshot from the current one with `next`, compares the two, and
@@ -987,6 +1038,7 @@ fn exact_uri(uri: &str) -> Result<String, ErrorData> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn resource(name: &str, content: &str) -> RuleResource {
         RuleResource {
@@ -1058,28 +1110,86 @@ mod tests {
     }
 
     #[test]
-    fn a_refresh_of_contents_reads_the_rules_again_without_the_walk() {
+    fn a_save_of_a_text_alone_is_put_in_place_and_anything_else_rebuilds_the_snapshot() {
         let dir = tempfile::tempdir().unwrap();
         let rule = dir.path().join("apps/api/.cursor/rules/api.mdc");
+        let other = dir.path().join(".cursor/rules/other.mdc");
         std::fs::create_dir_all(rule.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(other.parent().unwrap()).unwrap();
         std::fs::create_dir(dir.path().join(".git")).unwrap();
         std::fs::write(&rule, "---\nalwaysApply: true\n---\nREST.\n").unwrap();
+        std::fs::write(&other, "---\nalwaysApply: true\n---\nOther.\n").unwrap();
         let server = RulebookServer::new(
             ServeOptions::new(dir.path())
                 .home(dir.path().join("home"))
                 .watch(false),
         );
-        let uri = server.snapshot().resources[0].uri.clone();
+        let content = |uri: &str| {
+            server
+                .snapshot()
+                .resources
+                .iter()
+                .find(|r| r.uri == uri)
+                .map(|r| r.content.to_string())
+        };
+        let uri = |path: &Path| {
+            server
+                .snapshot()
+                .resources
+                .iter()
+                .find(|r| Path::new(&r.path).ends_with(path.strip_prefix(dir.path()).unwrap()))
+                .map(|r| r.uri.clone())
+                .unwrap()
+        };
+        let (rule_uri, other_uri) = (uri(&rule), uri(&other));
         std::fs::write(&rule, "---\nalwaysApply: true\n---\nGraphQL.\n").unwrap();
+        std::fs::write(&other, "---\nalwaysApply: true\n---\nOther, saved.\n").unwrap();
         assert_eq!(
-            server.refresh_contents(),
+            server.refresh_contents([rule.clone()]),
             Changes {
                 list_changed: true,
-                updated: vec![uri.clone()],
+                updated: vec![rule_uri.clone()],
             }
         );
-        assert_eq!(&*server.snapshot().resources[0].content, "GraphQL.");
-        assert_eq!(server.refresh_contents(), Changes::default());
+        assert_eq!(content(&rule_uri).as_deref(), Some("GraphQL."));
+        // A file it was not told of is served as read before.
+        assert_eq!(content(&other_uri).as_deref(), Some("Other."));
+        assert_eq!(server.refresh_contents([rule.clone()]), Changes::default());
+        assert!(server.refresh_contents([other.clone()]).updated == [other_uri.clone()]);
+        assert_eq!(content(&other_uri).as_deref(), Some("Other, saved."));
+        // In place: the snapshot is the same one.
+        let before = server.snapshot();
+        let before_ptr = Arc::as_ptr(&before);
+        drop(before);
+        std::fs::write(&rule, "---\nalwaysApply: true\n---\nSOAP.\n").unwrap();
+        server.refresh_contents([rule.clone()]);
+        assert_eq!(Arc::as_ptr(&server.snapshot()), before_ptr);
+        assert_eq!(content(&rule_uri).as_deref(), Some("SOAP."));
+        // A snapshot a request holds is not changed under it: a new one is built, and
+        // every file is read again.
+        let held = server.snapshot();
+        std::fs::write(&rule, "---\nalwaysApply: true\n---\ngRPC.\n").unwrap();
+        std::fs::write(&other, "---\nalwaysApply: true\n---\nOther, third.\n").unwrap();
+        server.refresh_contents([rule.clone()]);
+        assert!(!Arc::ptr_eq(&held, &server.snapshot()));
+        assert_eq!(
+            held.resources
+                .iter()
+                .find(|r| r.uri == rule_uri)
+                .unwrap()
+                .content
+                .as_ref(),
+            "SOAP."
+        );
+        drop(held);
+        assert_eq!(content(&rule_uri).as_deref(), Some("gRPC."));
+        assert_eq!(content(&other_uri).as_deref(), Some("Other, third."));
+        // A frontmatter change is no text alone: a new snapshot, the rule's place changed.
+        let before_ptr = Arc::as_ptr(&server.snapshot());
+        std::fs::write(&rule, "---\ndescription: API\n---\ngRPC.\n").unwrap();
+        let changes = server.refresh_contents([rule]);
+        assert!(changes.list_changed, "{changes:?}");
+        assert_ne!(Arc::as_ptr(&server.snapshot()), before_ptr);
     }
 
     #[test]

@@ -83,7 +83,8 @@ impl Provider<RuleCapability> for ClineProvider {
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
-        let loader = FileLoader::new(ctx, "cline", "Cline", FIELD_POLICY);
+        // Cline's rule files are placed by their frontmatter (`paths`) alone.
+        let loader = FileLoader::new(ctx, "cline", "Cline", FIELD_POLICY).content_blind(true);
         let mut out = LoadResult::default();
         if ctx.profile == Profile::Extended {
             load_as_cline(ctx, &loader, &mut out);

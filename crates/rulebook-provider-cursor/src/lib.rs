@@ -114,7 +114,8 @@ impl Provider<RuleCapability> for CursorProvider {
             Profile::Reference => FIELD_POLICY,
             Profile::Extended => EXTENDED_FIELD_POLICY,
         };
-        let loader = FileLoader::new(ctx, "cursor", "Cursor", policy);
+        // Cursor's rule files are placed by their frontmatter alone.
+        let loader = FileLoader::new(ctx, "cursor", "Cursor", policy).content_blind(true);
         let mut out = LoadResult::default();
         let dir = ".cursor/rules";
         if let Some(user) = ctx.in_home(dir) {
@@ -137,8 +138,9 @@ impl Provider<RuleCapability> for CursorProvider {
             ) {
                 apply_whole_file_default(&mut out.items[i]);
             }
+            // The review file's text is trimmed once loaded: not content-blind.
             rulebook_kit::context_files::load_review_file(
-                &loader,
+                &loader.clone().content_blind(false),
                 ctx,
                 ".cursor/BUGBOT.md",
                 "BUGBOT",

@@ -207,12 +207,14 @@ impl Provider<RuleCapability> for NativeProvider {
     }
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<rulebook_kit::Rule>, ProviderError> {
+        // The native rule files are placed by their frontmatter alone.
         let loader = FileLoader::new(
             ctx,
             &self.config.id,
             &self.config.display_name,
             FIELD_POLICY,
-        );
+        )
+        .content_blind(true);
         let mut out = LoadResult::default();
         let nested = loader.load_project_dirs(ctx, &self.config.project_dir, EXTENSIONS, &mut out);
         for (i, rel) in nested {

@@ -81,7 +81,8 @@ impl Provider<RuleCapability> for WindsurfProvider {
 
     fn load(&self, ctx: &LoadContext) -> Result<LoadResult<Rule>, ProviderError> {
         let extended = ctx.profile == Profile::Extended;
-        let loader = FileLoader::new(ctx, "windsurf", "Windsurf", FIELD_POLICY);
+        // Windsurf's rule files are placed by their frontmatter alone.
+        let loader = FileLoader::new(ctx, "windsurf", "Windsurf", FIELD_POLICY).content_blind(true);
         let mut out = LoadResult::default();
         let mut whole_files = Vec::new();
         if let Some(global) = ctx.in_home(".codeium/windsurf/memories/global_rules.md") {

@@ -58,6 +58,7 @@
 //! assert_eq!(loaded.all.len(), 4); // the low-priority "b" is kept, shadowed
 //! ```
 
+mod memo;
 pub mod rules;
 pub mod skills;
 
@@ -68,6 +69,7 @@ use std::path::{Path, PathBuf};
 
 use rulebook_rule::{DEFAULT_MAX_FILE_SIZE, Diagnostic, DiagnosticCode, Profile};
 
+pub use memo::{FileLoad, ReadMemo, Reload, Reloaded};
 pub use rules::RuleCapability;
 use serde::Serialize;
 pub use skills::SkillCapability;
@@ -253,6 +255,9 @@ pub struct LoadContext {
     /// all providers. `None`: descendants are not read. Shared: a discovery run again over
     /// the same directories reuses the walk (see [`LoadContext::nested_shared`]).
     pub nested: Option<std::sync::Arc<std::collections::BTreeMap<String, Vec<PathBuf>>>>,
+    /// Where each rule file's load is recorded, so that a file whose text alone changed
+    /// can be loaded again by itself ([`ReadMemo`]); `None`: nothing is kept.
+    pub memo: Option<ReadMemo>,
 }
 
 impl LoadContext {
@@ -274,6 +279,7 @@ impl LoadContext {
             mechanisms: Mechanisms::default(),
             provider_options: std::collections::BTreeMap::new(),
             nested: None,
+            memo: None,
         }
     }
 
@@ -344,6 +350,13 @@ impl LoadContext {
         nested: std::sync::Arc<std::collections::BTreeMap<String, Vec<PathBuf>>>,
     ) -> Self {
         self.nested = Some(nested);
+        self
+    }
+
+    /// Records each rule file's load in `memo` ([`ReadMemo`]).
+    #[must_use]
+    pub fn memo(mut self, memo: ReadMemo) -> Self {
+        self.memo = Some(memo);
         self
     }
 

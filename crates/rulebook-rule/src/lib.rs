@@ -195,7 +195,90 @@ pub struct Rule {
     pub off_reason: Option<String>,
 }
 
+/// Feeds `value` to `state`: YAML values hashed by what they are (a float by its bits).
+fn hash_value(value: &Value, state: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    std::mem::discriminant(value).hash(state);
+    match value {
+        Value::Null => {}
+        Value::Bool(b) => b.hash(state),
+        Value::Int(i) => i.hash(state),
+        Value::Float(f) => f.to_bits().hash(state),
+        Value::String(s) => s.hash(state),
+        Value::List(items) => {
+            items.len().hash(state);
+            for item in items {
+                hash_value(item, state);
+            }
+        }
+        Value::Map(map) => hash_map(map, state),
+    }
+}
+
+fn hash_map(map: &Map, state: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    map.len().hash(state);
+    for (key, value) in map {
+        key.hash(state);
+        hash_value(value, state);
+    }
+}
+
 impl Rule {
+    /// A hash of every field but the text: two rules of one fingerprint differ by their
+    /// [`Rule::content`] alone (but for a 64-bit collision), so one can stand in for the
+    /// other wherever the text plays no part (its name, its place, its globs). A float of
+    /// the frontmatter is compared by its bits.
+    ///
+    /// ```
+    /// use rulebook_rule::{Level, Rule, SourceMeta};
+    ///
+    /// let rule = |text: &str| {
+    ///     Rule::new("style", "/p/style.md", text, SourceMeta::new("cursor", "Cursor", Level::Project, "/p/style.md"))
+    /// };
+    /// assert_eq!(rule("Tabs.").shape_fingerprint(), rule("Spaces.").shape_fingerprint());
+    /// assert_ne!(rule("Tabs.").shape_fingerprint(), rule("Tabs.").with_description("d").shape_fingerprint());
+    /// ```
+    pub fn shape_fingerprint(&self) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher, Hash, Hasher};
+        // Every field named: a field added to `Rule` must be added here.
+        let Self {
+            name,
+            path,
+            content: _,
+            globs,
+            always_apply,
+            description,
+            ttsr_trigger,
+            condition,
+            activation,
+            source,
+            frontmatter,
+            frontmatter_outcome,
+            glob_dialect,
+            glob_root,
+            includes,
+            off_reason,
+        } = self;
+        let mut state = BuildHasherDefault::<DefaultHasher>::default().build_hasher();
+        (
+            name,
+            path,
+            globs,
+            always_apply,
+            description,
+            ttsr_trigger,
+            condition,
+            activation,
+            source,
+        )
+            .hash(&mut state);
+        hash_map(frontmatter, &mut state);
+        std::mem::discriminant(frontmatter_outcome).hash(&mut state);
+        (glob_dialect, glob_root, includes, off_reason).hash(&mut state);
+        state.finish()
+    }
+
     /// A rule with its identity, file, content and source, and nothing else set: no
     /// frontmatter (outcome [`FrontmatterOutcome::Absent`]), no globs, no description.
     pub fn new(

@@ -76,3 +76,97 @@ fn after_edits_it_finds_what_a_fresh_discovery_finds() {
         write(&nested, "---\nglobs: src/**\n---\nREST.\n");
     }
 }
+
+/// A save that changed a rule's text alone is put in place: the book then says what a fresh
+/// discovery says. Any other save (a frontmatter change, a file whose provider reads the
+/// text once loaded, a TTSR trigger) gives no update, and the caller discovers again.
+#[test]
+fn a_text_alone_changed_is_updated_in_place_and_anything_else_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    let home = root.join("home");
+    let cursor = root.join(".cursor/rules/style.mdc");
+    let nested = root.join("apps/api/.cursor/rules/api.mdc");
+    let windsurf = root.join(".windsurf/rules/flow.md");
+    let native = root.join(".xcsh/rules/own.md");
+    let trigger = root.join(".xcsh/rules/trigger.md");
+    let agents = root.join("AGENTS.md");
+    write(&cursor, "---\nalwaysApply: true\n---\nTabs.\n");
+    write(&nested, "---\nglobs: src/**\n---\nREST.\n");
+    write(&windsurf, "---\ntrigger: always_on\n---\nFlow.\n");
+    write(&native, "---\ndescription: own\n---\nOwn.\n");
+    write(&trigger, "---\ncondition: \"eval\\\\(\"\n---\nNo eval.\n");
+    write(&agents, "Agents.\n");
+    for profile in [Profile::Extended, Profile::Reference] {
+        let options = Options::new().profile(profile).keep_reads(true);
+        let mut book = Rulebook::discover(&root, Some(&home), &options);
+        write(&cursor, "---\nalwaysApply: true\n---\nSpaces.\n");
+        write(&nested, "---\nglobs: src/**\n---\nGraphQL.\n");
+        write(&windsurf, "---\ntrigger: always_on\n---\nFlow, again.\n");
+        write(&native, "---\ndescription: own\n---\nOwn, again.\n");
+        // The reference profile reads no nested rules: a file the book never read gives
+        // no update (it may be new).
+        let mut changed = vec![cursor.clone(), windsurf.clone(), native.clone()];
+        assert_eq!(
+            book.content_update(&[nested.clone()]).is_some(),
+            profile == Profile::Extended
+        );
+        if profile == Profile::Extended {
+            changed.push(nested.clone());
+        }
+        let update = book.content_update(&changed).expect("texts alone changed");
+        assert!(!update.is_empty());
+        let replaced: Vec<String> = update.replaced().map(|(_, new)| new.to_string()).collect();
+        assert!(replaced.contains(&"Spaces.".to_owned()), "{replaced:?}");
+        let mut copy = Rulebook::discover(&root, Some(&home), &options);
+        assert!(book.apply_content_update(update));
+        let fresh = Rulebook::discover(&root, Some(&home), &options);
+        assert_eq!(summary(&book), summary(&fresh), "{profile:?}");
+        assert!(
+            summary(&book).contains("Flow, again."),
+            "{}",
+            summary(&book)
+        );
+
+        // Updated in place, the book keeps its reads up to date: a save back is an update too.
+        write(&cursor, "---\nalwaysApply: true\n---\nTabs.\n");
+        let back = book
+            .content_update(&[cursor.clone()])
+            .expect("a text alone");
+        assert!(book.apply_content_update(back));
+        assert_eq!(
+            summary(&book),
+            summary(&Rulebook::discover(&root, Some(&home), &options))
+        );
+        // An update made for another book changes nothing.
+        let stale = book.content_update(&[cursor.clone()]).unwrap();
+        assert!(!copy.apply_content_update(stale));
+
+        // Refused: a frontmatter change, a file a provider reads the text of once loaded
+        // (AGENTS.md: its chain is cut by size), a TTSR trigger, a file never read.
+        write(
+            &cursor,
+            "---\nalwaysApply: false\ndescription: d\n---\nTabs.\n",
+        );
+        assert!(book.content_update(&[cursor.clone()]).is_none());
+        write(&cursor, "---\nalwaysApply: true\n---\nTabs.\n");
+        write(&agents, "Agents, again.\n");
+        assert!(book.content_update(&[agents.clone()]).is_none());
+        write(&agents, "Agents.\n");
+        write(
+            &trigger,
+            "---\ncondition: \"eval\\\\(\"\n---\nNever eval.\n",
+        );
+        assert!(book.content_update(&[trigger.clone()]).is_none());
+        write(&trigger, "---\ncondition: \"eval\\\\(\"\n---\nNo eval.\n");
+        assert!(book.content_update(&[root.join("README.md")]).is_none());
+        // Without kept reads, no update.
+        let plain = Rulebook::discover(&root, Some(&home), &Options::new().profile(profile));
+        assert!(plain.content_update(&[cursor.clone()]).is_none());
+        drop(copy);
+        write(&windsurf, "---\ntrigger: always_on\n---\nFlow.\n");
+        write(&native, "---\ndescription: own\n---\nOwn.\n");
+        write(&nested, "---\nglobs: src/**\n---\nREST.\n");
+    }
+}
