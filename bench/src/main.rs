@@ -153,6 +153,9 @@ fn main() -> ExitCode {
         if let Some(tree) = trees.iter().find(|t| t.rules == 1000) {
             mcp(tree, Path::new(&bin), &mut rows);
         }
+        for tree in trees.iter().filter(|t| t.rules >= 10_000) {
+            mcp_refresh(tree, Path::new(&bin), quick, &mut rows);
+        }
         if let Some(tree) = trees.iter().find(|t| t.rules == 10_000) {
             lsp(tree, Path::new(&bin), quick, &mut rows);
             bindings(
@@ -414,24 +417,7 @@ fn floor_rows(trees: &[Tree], bin: &Path, c_floor: Option<&Path>, rows: &mut Vec
             target: "≤ 1.5× from 10,000 rules".to_owned(),
             pass: judged.then_some(extended_ratio <= 1.5),
         });
-        let peak = Command::new("/usr/bin/time")
-            .args(["-f", "%M", "--"])
-            .arg(bin)
-            .args(["list", "--json", "-C"])
-            .arg(tree.dir.join("project"))
-            .arg("--home")
-            .arg(tree.dir.join("home"))
-            .stdout(std::process::Stdio::null())
-            .output()
-            .ok()
-            .and_then(|o| {
-                String::from_utf8_lossy(&o.stderr)
-                    .lines()
-                    .last()?
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            });
+        let peak = gnu_time_peak(bin, &["list", "--json"], tree);
         if let Some(kib) = peak {
             rows.push(memory_row(
                 format!(
@@ -733,6 +719,226 @@ fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
         target: String::new(),
         pass: None,
     });
+}
+
+/// The peak resident memory of `rulebook ARGS -C TREE/project --home TREE/home` as a
+/// process, by GNU time, in KiB.
+fn gnu_time_peak(bin: &Path, args: &[&str], tree: &Tree) -> Option<u64> {
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M", "--"])
+        .arg(bin)
+        .args(args)
+        .arg("-C")
+        .arg(tree.dir.join("project"))
+        .arg("--home")
+        .arg(tree.dir.join("home"))
+        .stdout(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// `rulebook mcp` watching a tree (debounce 100 ms), a client subscribed to one Cursor
+/// rule: from each save of its file to the server's `notifications/resources/updated`,
+/// for saves that change the rule's text alone (the snapshot is updated in place) and
+/// saves that change its frontmatter (a new snapshot); then the server's resident memory
+/// against `list --json`'s peak.
+fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+
+    const DEBOUNCE_MS: u64 = 100;
+    let project = tree.dir.join("project");
+    // A rule of a name no other file has, so its resource is this file's.
+    let mut stems: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for entry in ignore::WalkBuilder::new(&tree.dir)
+        .standard_filters(false)
+        .build()
+        .flatten()
+    {
+        if let Some(stem) = entry.path().file_stem() {
+            *stems
+                .entry(stem.to_string_lossy().into_owned())
+                .or_default() += 1;
+        }
+    }
+    let Ok(mut child) = Command::new(bin)
+        .arg("-C")
+        .arg(&project)
+        .arg("--home")
+        .arg(tree.dir.join("home"))
+        .args(["mcp", "--debounce-ms", &DEBOUNCE_MS.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return;
+    };
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return;
+    };
+    let (tx, rx) = mpsc::channel::<(Instant, serde_json::Value)>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Ok(message) = serde_json::from_str(&line) {
+                if tx.send((Instant::now(), message)).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    let mut send = |message: serde_json::Value| {
+        let mut text = message.to_string();
+        text.push('\n');
+        stdin
+            .write_all(text.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_ok()
+    };
+    // The next message that `wanted` accepts, within `limit`.
+    let wait = |wanted: &dyn Fn(&serde_json::Value) -> bool, limit: Duration| {
+        let end = Instant::now() + limit;
+        loop {
+            let (at, message) = rx
+                .recv_timeout(end.checked_duration_since(Instant::now())?)
+                .ok()?;
+            if wanted(&message) {
+                return Some(at);
+            }
+        }
+    };
+    let reply = |id: u64| move |m: &serde_json::Value| m["id"] == id;
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "bench", "version": "0"}}}),
+    );
+    let minute = Duration::from_secs(60);
+    if wait(&reply(0), minute).is_none() {
+        let _ = child.kill();
+        return;
+    }
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    // The list itself is not kept: its reply is read from the channel's message.
+    let (listed_tx, listed_rx) = mpsc::channel();
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "resources/list"}));
+    let listed = wait(
+        &|m: &serde_json::Value| {
+            if m["id"] == 1 {
+                let _ = listed_tx.send(m["result"]["resources"].clone());
+                true
+            } else {
+                false
+            }
+        },
+        Duration::from_secs(600),
+    );
+    let resources = listed_rx.try_recv().unwrap_or_default();
+    let chosen = listed.and_then(|_| {
+        resources.as_array()?.iter().find_map(|r| {
+            let name = r["name"].as_str()?;
+            let path = project.join(".cursor/rules").join(format!("{name}.mdc"));
+            let text = std::fs::read_to_string(&path).ok()?;
+            (stems.get(name) == Some(&1) && !text.contains("condition:"))
+                .then(|| (r["uri"].as_str().unwrap_or_default().to_owned(), path, text))
+        })
+    });
+    let Some((uri, path, original)) = chosen else {
+        let _ = child.kill();
+        return;
+    };
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+        "params": {"uri": uri}}),
+    );
+    wait(&reply(2), minute);
+    let updated = |m: &serde_json::Value| {
+        m["method"] == "notifications/resources/updated" && m["params"]["uri"] == uri.as_str()
+    };
+    // A save, then the time to its notification (`None`: none within a minute).
+    let save = |text: String| -> Option<Duration> {
+        std::fs::write(&path, text).ok()?;
+        let start = Instant::now();
+        let at = wait(&updated, minute)?;
+        std::thread::sleep(Duration::from_millis(2 * DEBOUNCE_MS));
+        Some(at.saturating_duration_since(start))
+    };
+    // The first save waits for the watches and the refresh that follows them.
+    let warm = std::fs::write(&path, format!("{original}\nwarm\n")).is_ok()
+        && wait(&updated, Duration::from_secs(600)).is_some();
+    std::thread::sleep(Duration::from_millis(2 * DEBOUNCE_MS));
+    let n: usize = if quick { 5 } else { 20 };
+    let texts: Vec<Duration> = (0..n)
+        .filter_map(|i| save(format!("{original}\nsaved {i}\n")))
+        .collect();
+    let frontmatter: Vec<Duration> = (0..n.div_ceil(4))
+        .filter_map(|i| {
+            let text = original.replacen("---\n", &format!("---\nowner: bench-{i}\n"), 1);
+            save(format!("{text}\nowned {i}\n"))
+        })
+        .collect();
+    let _ = std::fs::write(&path, &original);
+    let resident = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?.to_owned();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+    let _ = child.kill();
+    let _ = child.wait();
+    if !warm {
+        return;
+    }
+    let limit = Duration::from_millis(DEBOUNCE_MS + 50);
+    for (samples, what, judged) in [
+        (
+            texts,
+            "its text alone (the snapshot updated in place)",
+            true,
+        ),
+        (frontmatter, "its frontmatter (a new snapshot)", false),
+    ] {
+        let count = samples.len();
+        if count == 0 {
+            continue;
+        }
+        let max = samples.iter().max().copied().unwrap_or_default();
+        let (p50, _) = percentiles(samples);
+        rows.push(Row {
+            metric: format!(
+                "`rulebook mcp` watching {} rules: a save of one rule's file changing {what}, to `resources/updated` (debounce {DEBOUNCE_MS} ms, {count} saves)",
+                tree.rules
+            ),
+            value: format!("p50 {}, max {}", ms(p50), ms(max)),
+            target: format!("≤ debounce + 50 ms = {}", ms(limit)),
+            pass: judged.then_some(p50 <= limit),
+        });
+    }
+    if let (Some(kib), Some(cli)) = (resident, gnu_time_peak(bin, &["list", "--json"], tree)) {
+        let ratio = kib as f64 / cli as f64;
+        rows.push(Row {
+            metric: format!(
+                "`rulebook mcp` resident memory after the saves, {} rules",
+                tree.rules
+            ),
+            value: format!(
+                "{:.1} MiB ({ratio:.2}× `list --json`'s peak, {:.1} MiB)",
+                kib as f64 / 1024.0,
+                cli as f64 / 1024.0
+            ),
+            // Below 100,000 rules the server's own threads and buffers weigh more than
+            // the rules.
+            target: "≤ 1.3× `list --json`'s peak at 100,000 rules".to_owned(),
+            pass: (tree.rules >= 100_000).then_some(ratio <= 1.3),
+        });
+    }
 }
 
 /// The p50 and p99 of `samples`.

@@ -159,31 +159,31 @@ impl ReadMemo {
     /// file was not loaded, or one of its loaders recorded no way to load it again. The
     /// memo is not changed ([`ReadMemo::replace`] takes the new loads).
     pub fn reload(&self, path: &Path) -> Option<Vec<Reloaded>> {
-        let (loads, reloads): (Vec<(u64, Arc<FileLoad>)>, Vec<Arc<Reload>>) = {
+        // Each load of the file with its way to load again.
+        let loads: Vec<(u64, Arc<FileLoad>, Arc<Reload>)> = {
             let table = self.table();
             let mut at = (path.to_path_buf(), 0);
             let mut loads = Vec::new();
             for &key in &table.keys {
                 at.1 = key;
                 if let Some(record) = table.files.get(&at) {
-                    loads.push((key, Arc::new(record.load(path))));
+                    loads.push((
+                        key,
+                        Arc::new(record.load(path)),
+                        table.reloads.get(&key).cloned()?,
+                    ));
                 }
             }
-            if loads.is_empty() {
-                return None;
-            }
-            let reloads = loads
-                .iter()
-                .map(|(key, _)| table.reloads.get(key).cloned())
-                .collect::<Option<_>>()?;
-            (loads, reloads)
+            loads
         };
+        if loads.is_empty() {
+            return None;
+        }
         // Read with the memo unlocked: a load reads the file.
         Some(
             loads
                 .into_iter()
-                .zip(reloads)
-                .map(|((key, old), reload)| Reloaded {
+                .map(|(key, old, reload)| Reloaded {
                     key,
                     new: Arc::new(reload(path, &old.name)),
                     old,
