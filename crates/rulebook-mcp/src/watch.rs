@@ -3,7 +3,9 @@
 //! files have been quiet for the debounce time (or at most [`MAX_SETTLE`] after the first
 //! change, however busy they are), discovery runs again on a blocking thread, the new
 //! snapshot is swapped in, the watched set follows the new tree, and the client is told
-//! (`notifications/resources/list_changed`, and `…/updated` for subscribed rules).
+//! (`notifications/resources/list_changed`, and `…/updated` for subscribed rules). A burst
+//! that only wrote rule files already read names them, and the server updates their texts
+//! in place when nothing else of them changed (see `RulebookServer::refresh_contents`).
 //! Requests are answered from the old snapshot meanwhile: a save never blocks one, and
 //! setting the watches up never delays the handshake.
 
