@@ -109,7 +109,7 @@ fn a_text_alone_changed_is_updated_in_place_and_anything_else_is_refused() {
         // no update (it may be new).
         let mut changed = vec![cursor.clone(), windsurf.clone(), native.clone()];
         assert_eq!(
-            book.content_update(&[nested.clone()]).is_some(),
+            book.content_update(std::slice::from_ref(&nested)).is_some(),
             profile == Profile::Extended
         );
         if profile == Profile::Extended {
@@ -132,7 +132,7 @@ fn a_text_alone_changed_is_updated_in_place_and_anything_else_is_refused() {
         // Updated in place, the book keeps its reads up to date: a save back is an update too.
         write(&cursor, "---\nalwaysApply: true\n---\nTabs.\n");
         let back = book
-            .content_update(&[cursor.clone()])
+            .content_update(std::slice::from_ref(&cursor))
             .expect("a text alone");
         assert!(book.apply_content_update(back));
         assert_eq!(
@@ -140,7 +140,7 @@ fn a_text_alone_changed_is_updated_in_place_and_anything_else_is_refused() {
             summary(&Rulebook::discover(&root, Some(&home), &options))
         );
         // An update made for another book changes nothing.
-        let stale = book.content_update(&[cursor.clone()]).unwrap();
+        let stale = book.content_update(std::slice::from_ref(&cursor)).unwrap();
         assert!(!copy.apply_content_update(stale));
 
         // Refused: a frontmatter change, a file a provider reads the text of once loaded
@@ -149,21 +149,28 @@ fn a_text_alone_changed_is_updated_in_place_and_anything_else_is_refused() {
             &cursor,
             "---\nalwaysApply: false\ndescription: d\n---\nTabs.\n",
         );
-        assert!(book.content_update(&[cursor.clone()]).is_none());
+        assert!(book.content_update(std::slice::from_ref(&cursor)).is_none());
         write(&cursor, "---\nalwaysApply: true\n---\nTabs.\n");
         write(&agents, "Agents, again.\n");
-        assert!(book.content_update(&[agents.clone()]).is_none());
+        assert!(book.content_update(std::slice::from_ref(&agents)).is_none());
         write(&agents, "Agents.\n");
         write(
             &trigger,
             "---\ncondition: \"eval\\\\(\"\n---\nNever eval.\n",
         );
-        assert!(book.content_update(&[trigger.clone()]).is_none());
+        assert!(
+            book.content_update(std::slice::from_ref(&trigger))
+                .is_none()
+        );
         write(&trigger, "---\ncondition: \"eval\\\\(\"\n---\nNo eval.\n");
         assert!(book.content_update(&[root.join("README.md")]).is_none());
         // Without kept reads, no update.
         let plain = Rulebook::discover(&root, Some(&home), &Options::new().profile(profile));
-        assert!(plain.content_update(&[cursor.clone()]).is_none());
+        assert!(
+            plain
+                .content_update(std::slice::from_ref(&cursor))
+                .is_none()
+        );
         drop(copy);
         write(&windsurf, "---\ntrigger: always_on\n---\nFlow.\n");
         write(&native, "---\ndescription: own\n---\nOwn.\n");
