@@ -745,9 +745,9 @@ fn gnu_time_peak(bin: &Path, args: &[&str], tree: &Tree) -> Option<u64> {
 
 /// `rulebook mcp` watching a tree (debounce 100 ms), a client subscribed to one Cursor
 /// rule: from each save of its file to the server's `notifications/resources/updated`,
-/// for saves that change the rule's text alone (the snapshot is updated in place) and
-/// saves that change its frontmatter (a new snapshot); then the server's resident memory
-/// against `list --json`'s peak.
+/// for saves that change the rule's text alone or its frontmatter without moving it (the
+/// snapshot is updated in place) and saves that move it to another bucket (a new
+/// snapshot); then the server's resident memory against `list --json`'s peak.
 fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
@@ -846,8 +846,10 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
             let name = r["name"].as_str()?;
             let path = project.join(".cursor/rules").join(format!("{name}.mdc"));
             let text = std::fs::read_to_string(&path).ok()?;
-            (stems.get(name) == Some(&1) && !text.contains("condition:"))
-                .then(|| (r["uri"].as_str().unwrap_or_default().to_owned(), path, text))
+            (stems.get(name) == Some(&1)
+                && !text.contains("condition:")
+                && !text.contains("alwaysApply"))
+            .then(|| (r["uri"].as_str().unwrap_or_default().to_owned(), path, text))
         })
     });
     let Some((uri, path, original)) = chosen else {
@@ -878,10 +880,22 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
     let texts: Vec<Duration> = (0..n)
         .filter_map(|i| save(format!("{original}\nsaved {i}\n")))
         .collect();
-    let frontmatter: Vec<Duration> = (0..n.div_ceil(4))
+    // A key added: the rule keeps its place.
+    let frontmatter: Vec<Duration> = (0..n)
         .filter_map(|i| {
             let text = original.replacen("---\n", &format!("---\nowner: bench-{i}\n"), 1);
             save(format!("{text}\nowned {i}\n"))
+        })
+        .collect();
+    // Always-apply and back: the rule changes its place.
+    let moved: Vec<Duration> = (0..n.div_ceil(4) * 2)
+        .filter_map(|i| {
+            let text = if i % 2 == 0 {
+                original.replacen("---\n", "---\nalwaysApply: true\n", 1)
+            } else {
+                original.clone()
+            };
+            save(format!("{text}\nmoved {i}\n"))
         })
         .collect();
     let _ = std::fs::write(&path, &original);
@@ -897,13 +911,16 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         return;
     }
     let limit = Duration::from_millis(DEBOUNCE_MS + 50);
-    for (samples, what, judged) in [
+    for (samples, what) in [
+        (texts, "its text alone (updated in place)"),
         (
-            texts,
-            "its text alone (the snapshot updated in place)",
-            true,
+            frontmatter,
+            "its frontmatter, the rule kept in its place (updated in place)",
         ),
-        (frontmatter, "its frontmatter (a new snapshot)", false),
+        (
+            moved,
+            "its frontmatter, the rule moved to another bucket (a new snapshot)",
+        ),
     ] {
         let count = samples.len();
         if count == 0 {
@@ -918,7 +935,7 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
             ),
             value: format!("p50 {}, max {}", ms(p50), ms(max)),
             target: format!("≤ debounce + 50 ms = {}", ms(limit)),
-            pass: judged.then_some(p50 <= limit),
+            pass: Some(p50 <= limit),
         });
     }
     if let (Some(kib), Some(cli)) = (resident, gnu_time_peak(bin, &["list", "--json"], tree)) {

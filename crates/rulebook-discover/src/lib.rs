@@ -569,6 +569,14 @@ pub struct ContentUpdate {
     rules: Vec<(usize, std::sync::Arc<str>, std::sync::Arc<str>)>,
     /// Each file loaded again, and its loads.
     loads: Vec<(PathBuf, rulebook_registry::Reloaded)>,
+    /// Rules whose frontmatter changed and whose place did not: the rule's position in the
+    /// book and among the active rules, its text, the new rule and its placement.
+    reshaped: Vec<(usize, usize, std::sync::Arc<str>, Rule, Placement)>,
+    /// The loads of the files loaded again to reshape rules, for the book's memo.
+    reshaped_loads: Option<ReadMemo>,
+    /// Whether a reshaped rule goes to another bucket (the order `rule://` resolves in
+    /// changes).
+    moves: bool,
 }
 
 impl ContentUpdate {
@@ -579,9 +587,21 @@ impl ContentUpdate {
         self.rules.iter().map(|(_, old, new)| (old, new))
     }
 
-    /// Whether no rule's text changes (the files were saved as they were).
+    /// Each rule whose frontmatter changed (its place the same), by the text it had, and
+    /// the rule it becomes.
+    pub fn reshaped(&self) -> impl Iterator<Item = (&std::sync::Arc<str>, &Rule)> + '_ {
+        self.reshaped.iter().map(|(_, _, old, rule, _)| (old, rule))
+    }
+
+    /// Whether a rule goes to another bucket: the rules `rule://` resolves, and their
+    /// order, change (a rule made always-apply, say).
+    pub fn moves(&self) -> bool {
+        self.moves
+    }
+
+    /// Whether no rule changes (the files were saved as they were).
     pub fn is_empty(&self) -> bool {
-        self.rules.iter().all(|(_, old, new)| old == new)
+        self.rules.iter().all(|(_, old, new)| old == new) && self.reshaped.is_empty()
     }
 }
 
@@ -667,6 +687,9 @@ impl Rulebook {
             memo: memo.clone(),
             rules: Vec::new(),
             loads: Vec::new(),
+            reshaped: Vec::new(),
+            reshaped_loads: None,
+            moves: false,
         };
         let mut seen = std::collections::HashSet::new();
         for path in changed.iter().filter(|p| seen.insert(p.as_path())) {
@@ -723,7 +746,139 @@ impl Rulebook {
         for (path, reloaded) in &update.loads {
             update.memo.replace(path, reloaded);
         }
+        if !update.reshaped.is_empty() {
+            for (i, active, _, rule, placement) in update.reshaped {
+                if let (Some(entry), Some(place)) = (
+                    self.loaded.all.get_mut(i),
+                    self.partition.placements.get_mut(active),
+                ) {
+                    entry.item = rule;
+                    *place = placement;
+                }
+            }
+            // The globs' index, and after a move the `rule://` index, are built again
+            // when asked for.
+            self.globs = OnceLock::new();
+            if update.moves {
+                self.urls = OnceLock::new();
+            }
+        }
+        if let Some(loads) = &update.reshaped_loads {
+            update.memo.absorb(loads);
+        }
         true
+    }
+
+    /// As [`Rulebook::content_update`], for files whose rule changed more than its text:
+    /// each file's providers are run again on that file alone ([`LoadContext::only`]), and
+    /// the update is made when every rule keeps its name and its file, is valid, is no TTSR
+    /// trigger before or after, and its findings are the same (a description or globs
+    /// edited, `alwaysApply` set: [`ContentUpdate::moves`] says whether one changed bucket). The providers must be content-blind (see
+    /// [`FileLoader::content_blind`]): what they make of one file does not depend on another.
+    /// A text alone changed is updated as [`Rulebook::content_update`] does. `None`
+    /// otherwise: discover again then.
+    ///
+    /// [`FileLoader::content_blind`]: rulebook_kit::FileLoader::content_blind
+    pub fn file_update<T: ProviderTable>(
+        &self,
+        options: &Options<T>,
+        changed: &[PathBuf],
+    ) -> Option<ContentUpdate> {
+        use rulebook_registry::Capability;
+        use std::sync::Arc;
+        if let Some(update) = self.content_update(changed) {
+            return Some(update);
+        }
+        let memo = self.memo.as_ref()?;
+        let mut paths: Vec<&PathBuf> = changed.iter().collect();
+        paths.sort();
+        paths.dedup();
+        // Each file: its one rule in the book, active, of a content-blind provider.
+        let mut targets = Vec::with_capacity(paths.len());
+        for &path in &paths {
+            if !memo.reloadable(path) {
+                return None;
+            }
+            let mut at = self
+                .loaded
+                .all
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.item.path == *path);
+            let (i, entry) = at.next()?;
+            if at.next().is_some() || entry.status != Status::Active {
+                return None;
+            }
+            let active = self.loaded.active.binary_search(&i).ok()?;
+            targets.push((path, i, active, entry));
+        }
+        let fresh = ReadMemo::default();
+        let mut ctx = options
+            .load_context(&self.cwd, &self.home)
+            .memo(fresh.clone())
+            .only(paths.iter().map(|p| (*p).clone()));
+        if let Some(walk) = &self.walk {
+            ctx = ctx.nested_shared(Arc::clone(&walk.by_name));
+        }
+        let registry = options.registry();
+        let mut providers: Vec<&str> = targets.iter().map(|t| t.3.provider.as_str()).collect();
+        providers.sort_unstable();
+        providers.dedup();
+        let mut loads = Vec::new();
+        for id in providers {
+            let provider = registry.provider(id)?;
+            let name = provider.info().display_name();
+            let result = provider.load(&ctx).ok()?;
+            let diagnostics: Vec<Diagnostic> = result
+                .diagnostics
+                .into_iter()
+                .map(|d| d.from_provider(id, name))
+                .collect();
+            loads.push((id, result.items, diagnostics));
+        }
+        let mut update = ContentUpdate {
+            memo: memo.clone(),
+            rules: Vec::new(),
+            loads: Vec::new(),
+            reshaped: Vec::new(),
+            reshaped_loads: Some(fresh),
+            moves: false,
+        };
+        for (path, i, active, entry) in targets {
+            let (_, items, diagnostics) = loads.iter().find(|(id, _, _)| *id == entry.provider)?;
+            let mut made = items.iter().filter(|r| r.path == *path);
+            let rule = made.next()?;
+            let old = &entry.item;
+            let trigger = |r: &Rule| !r.condition.is_empty() || r.ttsr_trigger.is_some();
+            if made.next().is_some()
+                || rule.name != old.name
+                || rule.source != old.source
+                || trigger(rule)
+                || trigger(old)
+                || RuleCapability::validate(rule).is_err()
+            {
+                return None;
+            }
+            let said = |d: &&Diagnostic| {
+                d.path.as_deref() == Some(path.as_path())
+                    && d.provider_id.as_deref() == Some(entry.provider.as_str())
+            };
+            let before: Vec<&Diagnostic> = self.diagnostics.iter().filter(said).collect();
+            let now: Vec<&Diagnostic> = diagnostics.iter().filter(said).collect();
+            if before != now {
+                return None;
+            }
+            let placement = partition(std::iter::once(rule), self.profile, |_| {
+                Err(Rejection::DuplicateName)
+            })
+            .placements
+            .pop()?;
+            update.moves |= placement.bucket != self.partition.placements.get(active)?.bucket;
+            update
+                .reshaped
+                .push((i, active, Arc::clone(&old.content), rule.clone(), placement));
+        }
+        Some(update)
     }
 
     fn discover_given<T: ProviderTable>(

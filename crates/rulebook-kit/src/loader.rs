@@ -21,6 +21,7 @@ pub struct FileLoader {
     fold_kebab_keys: bool,
     content_blind: bool,
     memo: Option<ReadMemo>,
+    only: Option<std::sync::Arc<std::collections::BTreeSet<PathBuf>>>,
 }
 
 /// A hash of `parts`: the key a load is remembered by ([`ReadMemo`]).
@@ -49,6 +50,7 @@ impl FileLoader {
             fold_kebab_keys: false,
             content_blind: false,
             memo: ctx.memo.clone(),
+            only: ctx.only.clone(),
         }
     }
 
@@ -213,7 +215,24 @@ impl FileLoader {
                 }
             }
         }
-        let walked = walk_rules_dir(dir, extensions);
+        let walked = match &self.only {
+            // Loading only some files: those of them under `dir` with an extension asked for.
+            Some(only) => rulebook_fs::Walked {
+                files: only
+                    .iter()
+                    .filter(|p| {
+                        p.starts_with(dir)
+                            && (extensions == ["*"]
+                                || p.extension()
+                                    .is_some_and(|e| extensions.iter().any(|x| e == *x)))
+                    })
+                    .cloned()
+                    .collect(),
+                linked: Vec::new(),
+                diagnostics: Vec::new(),
+            },
+            None => walk_rules_dir(dir, extensions),
+        };
         out.diagnostics.extend(walked.diagnostics);
         out.items.reserve(walked.files.len());
         let mut reader = RuleReader::new();
@@ -311,6 +330,9 @@ impl FileLoader {
         project_root: Option<&Path>,
         out: &mut LoadResult<Rule>,
     ) -> Option<usize> {
+        if self.only.as_ref().is_some_and(|only| !only.contains(path)) {
+            return None;
+        }
         match std::fs::symlink_metadata(path) {
             Ok(_) => {}
             // Only "not found" is silent; a permission or I/O error is not an absence.

@@ -330,9 +330,9 @@ impl RulebookServer {
     /// again over the walk of the current snapshot ([`Rulebook::rediscover`]), the tree is
     /// not walked again.
     ///
-    /// When each file changed its rule's text alone ([`Rulebook::content_update`]), the
-    /// snapshot is updated in place: only those files are read, and requests wait for
-    /// no more than the swap of their texts. That needs the snapshot to be held by no
+    /// When each file changed its rule's text alone, or its frontmatter but not its place
+    /// ([`Rulebook::file_update`]), the snapshot is updated in place: only those files are
+    /// read, and requests wait for no more than the swap of their rules. That needs the snapshot to be held by no
     /// request at that moment; else, and for any other change, a new snapshot is built.
     pub fn refresh_contents(&self, changed: impl IntoIterator<Item = PathBuf>) -> Changes {
         let changed: Vec<PathBuf> = changed.into_iter().collect();
@@ -351,31 +351,64 @@ impl RulebookServer {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         // Read and compared outside the state's lock: requests go on meanwhile.
-        let update = self.loaded()?.book.content_update(changed)?;
+        let update = self
+            .loaded()?
+            .book
+            .file_update(&self.inner.serve.discovery_options(), changed)?;
         let mut state = self
             .inner
             .state
             .write()
             .unwrap_or_else(PoisonError::into_inner);
         let snapshot = Arc::get_mut(state.as_mut()?)?;
-        let replaced: HashMap<*const u8, Arc<str>> = update
+        if update.moves() {
+            // The rules' resources and their order change: listed again (the skills' stay),
+            // compared by URI. Requests wait for that list (tens of milliseconds at 100,000
+            // rules), not for a discovery.
+            if !snapshot.book.apply_content_update(update) {
+                return None;
+            }
+            let mut resources = view::resources(&snapshot.book);
+            resources.extend(
+                snapshot
+                    .resources
+                    .iter()
+                    .filter(|r| r.uri.starts_with("skill://"))
+                    .cloned(),
+            );
+            let changes = Changes::between(&snapshot.resources, &resources);
+            snapshot.resources = resources;
+            return Some(changes);
+        }
+        // Each resource's new text and description, by the text it serves now.
+        let mut replaced: HashMap<*const u8, (Arc<str>, Option<Option<String>>)> = update
             .replaced()
-            .map(|(old, new)| (old.as_ptr(), Arc::clone(new)))
+            .map(|(old, new)| (old.as_ptr(), (Arc::clone(new), None)))
             .collect();
+        replaced.extend(update.reshaped().map(|(old, rule)| {
+            (
+                old.as_ptr(),
+                (Arc::clone(&rule.content), Some(rule.description.clone())),
+            )
+        }));
         if !snapshot.book.apply_content_update(update) {
             return None;
         }
         let mut changes = Changes::default();
         for resource in &mut snapshot.resources {
-            let Some(new) = replaced.get(&resource.content.as_ptr()) else {
+            let Some((new, description)) = replaced.remove(&resource.content.as_ptr()) else {
                 continue;
             };
-            if **new != *resource.content {
+            if *new != *resource.content {
                 changes.updated.push(resource.uri.clone());
-                changes.list_changed |= new.len() != resource.size;
+            }
+            changes.list_changed |= new.len() != resource.size;
+            if let Some(description) = description {
+                changes.list_changed |= description != resource.description;
+                resource.description = description;
             }
             resource.size = new.len();
-            resource.content = Arc::clone(new);
+            resource.content = new;
         }
         Some(changes)
     }
@@ -1110,7 +1143,7 @@ mod tests {
     }
 
     #[test]
-    fn a_save_of_a_text_alone_is_put_in_place_and_anything_else_rebuilds_the_snapshot() {
+    fn a_save_that_keeps_a_rule_s_name_is_put_in_place_and_any_other_rebuilds_the_snapshot() {
         let dir = tempfile::tempdir().unwrap();
         let rule = dir.path().join("apps/api/.cursor/rules/api.mdc");
         let other = dir.path().join(".cursor/rules/other.mdc");
@@ -1184,12 +1217,47 @@ mod tests {
         drop(held);
         assert_eq!(content(&rule_uri).as_deref(), Some("gRPC."));
         assert_eq!(content(&other_uri).as_deref(), Some("Other, third."));
-        // A frontmatter change is no text alone: a new snapshot, the rule's place changed.
+        // A frontmatter change that keeps the rule's place is put in place too (the nested
+        // rule stays in the rulebook, scoped to its directory), its new description listed.
         let before_ptr = Arc::as_ptr(&server.snapshot());
         std::fs::write(&rule, "---\ndescription: API\n---\ngRPC.\n").unwrap();
         let changes = server.refresh_contents([rule]);
+        assert_eq!(
+            changes,
+            Changes {
+                list_changed: true,
+                updated: Vec::new()
+            }
+        );
+        assert_eq!(Arc::as_ptr(&server.snapshot()), before_ptr);
+        let described = |uri: &str| {
+            server
+                .snapshot()
+                .resources
+                .iter()
+                .find(|r| r.uri == uri)
+                .and_then(|r| r.description.clone())
+        };
+        assert_eq!(described(&rule_uri).as_deref(), Some("API"));
+        // One that moves it (always-apply to the rulebook) too: the list is made again.
+        std::fs::write(&other, "---\ndescription: Other\n---\nOther, third.\n").unwrap();
+        let changes = server.refresh_contents([other.clone()]);
         assert!(changes.list_changed, "{changes:?}");
+        assert_eq!(Arc::as_ptr(&server.snapshot()), before_ptr);
+        assert_eq!(described(&other_uri).as_deref(), Some("Other"));
+        assert_eq!(server.snapshot().resources, fresh_resources(dir.path()));
+        // A TTSR trigger is registered by discovery: a new snapshot.
+        std::fs::write(&other, "---\ncondition: \"eval\\\\(\"\n---\nNo eval.\n").unwrap();
+        server.refresh_contents([other]);
         assert_ne!(Arc::as_ptr(&server.snapshot()), before_ptr);
+        assert_eq!(server.snapshot().resources, fresh_resources(dir.path()));
+    }
+
+    /// The resources a new server lists for `dir`.
+    fn fresh_resources(dir: &Path) -> Vec<RuleResource> {
+        let server =
+            RulebookServer::new(ServeOptions::new(dir).home(dir.join("home")).watch(false));
+        server.snapshot().resources.clone()
     }
 
     #[test]

@@ -139,6 +139,8 @@ const NOT_RULES: &[&str] = &["workflows", "hooks", "skills"];
 fn load_as_cline(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Rule>) {
     let source = ctx.cwd.join(".clinerules");
     let first = out.items.len();
+    // The item of a whole `.clinerules` file, if it loaded: its `paths` are not read.
+    let mut whole_file = None;
     if let Ok(meta) = std::fs::metadata(&source) {
         warn_if_untrusted(&source, Some(&ctx.cwd), &ctx.cwd, out);
         if meta.is_dir() {
@@ -147,9 +149,9 @@ fn load_as_cline(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Ru
             loader.load_file(&source, "clinerules", Level::Project, Some(&ctx.cwd), out)
         {
             apply_whole_file_default(&mut out.items[i]);
+            whole_file = Some(i);
         }
     }
-    let whole_file = std::fs::metadata(&source).is_ok_and(|m| m.is_file());
     // What Cline CLI reads besides (`@cline/core`; the `cline-dedup`, `cline-names` and
     // `cline-global` goldens): the workspace's `.cline/rules/`, the managed packages
     // `.cline/<dir>/rules.md` whose directory holds `managed.json`, and the global
@@ -186,8 +188,7 @@ fn load_as_cline(ctx: &LoadContext, loader: &FileLoader, out: &mut LoadResult<Ru
             apply_whole_file_default(&mut out.items[i]);
         }
     }
-    let start = if whole_file { first + 1 } else { first };
-    for i in start..out.items.len() {
+    for i in (first..out.items.len()).filter(|&i| whole_file != Some(i)) {
         if let Some(d) = apply_paths(&mut out.items[i]) {
             out.diagnostics.push(d);
         }

@@ -258,6 +258,9 @@ pub struct LoadContext {
     /// Where each rule file's load is recorded, so that a file whose text alone changed
     /// can be loaded again by itself ([`ReadMemo`]); `None`: nothing is kept.
     pub memo: Option<ReadMemo>,
+    /// Load only these files (a provider run again for the files a save changed): rules
+    /// directories are not walked, and every other file is passed over. `None`: every file.
+    pub only: Option<std::sync::Arc<std::collections::BTreeSet<PathBuf>>>,
 }
 
 impl LoadContext {
@@ -280,6 +283,7 @@ impl LoadContext {
             provider_options: std::collections::BTreeMap::new(),
             nested: None,
             memo: None,
+            only: None,
         }
     }
 
@@ -357,6 +361,13 @@ impl LoadContext {
     #[must_use]
     pub fn memo(mut self, memo: ReadMemo) -> Self {
         self.memo = Some(memo);
+        self
+    }
+
+    /// Loads only the files `paths` ([`LoadContext::only`]).
+    #[must_use]
+    pub fn only(mut self, paths: impl IntoIterator<Item = PathBuf>) -> Self {
+        self.only = Some(std::sync::Arc::new(paths.into_iter().collect()));
         self
     }
 
@@ -977,6 +988,15 @@ impl<C: Capability> Registry<C> {
         !self.disabled.contains(id)
             && !self.deny.contains(id)
             && self.allow.as_ref().is_none_or(|a| a.contains(id))
+    }
+
+    /// The provider of id `id`, when it is registered and enabled (to run it again on some
+    /// files alone: [`LoadContext::only`]).
+    pub fn provider(&self, id: &str) -> Option<&dyn Provider<C>> {
+        self.providers
+            .iter()
+            .map(AsRef::as_ref)
+            .find(|p| p.info().id() == id && self.is_enabled(id))
     }
 
     /// Providers in load order: priority descending, ties in registration order.

@@ -192,6 +192,41 @@ impl ReadMemo {
         )
     }
 
+    /// Whether the file at `path` was loaded, and only by loaders whose provider never
+    /// looks at a rule's text once loaded (each recorded how to load it again).
+    pub fn reloadable(&self, path: &Path) -> bool {
+        let table = self.table();
+        let mut at = (path.to_path_buf(), 0);
+        let mut loaded = false;
+        for &key in &table.keys {
+            at.1 = key;
+            if table.files.contains_key(&at) {
+                if !table.reloads.contains_key(&key) {
+                    return false;
+                }
+                loaded = true;
+            }
+        }
+        loaded
+    }
+
+    /// Takes every load `other` recorded (files loaded again on their own) in place of this
+    /// memo's loads of the same files by the same loaders, with their ways to load again.
+    pub fn absorb(&self, other: &Self) {
+        if self == other {
+            return;
+        }
+        let mut theirs = other.table();
+        let mut ours = self.table();
+        for ((path, key), record) in theirs.files.drain() {
+            ours.keys.insert(key);
+            ours.files.insert((path, key), record);
+        }
+        for (key, reload) in theirs.reloads.drain() {
+            ours.reloads.entry(key).or_insert(reload);
+        }
+    }
+
     /// Takes `reloaded`'s new load as the load of its file (its rule was updated in place),
     /// unless the load kept is no longer the one it was loaded again from.
     pub fn replace(&self, path: &Path, reloaded: &Reloaded) {

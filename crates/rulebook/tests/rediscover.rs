@@ -177,3 +177,99 @@ fn a_text_alone_changed_is_updated_in_place_and_anything_else_is_refused() {
         write(&nested, "---\nglobs: src/**\n---\nREST.\n");
     }
 }
+
+/// Every rule whole (every field), its fate, and every diagnostic.
+fn whole(book: &Rulebook) -> String {
+    let mut out = String::new();
+    for file in book.files() {
+        writeln!(out, "{:?} {:?}", file.rule, file.fate).unwrap();
+    }
+    for d in book.diagnostics() {
+        writeln!(out, "{d:?}").unwrap();
+    }
+    // What `rule://` resolves, in its order, and to what.
+    for rule in book.resolvable() {
+        let read = book.resolve(&rulebook::stages::protocol::rule_uri(&rule.name));
+        writeln!(out, "{} {:?}", rule.name, read.map(|r| r.content)).unwrap();
+    }
+    out
+}
+
+/// Copies the directory `from` into `to` (links as links).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type().unwrap();
+        if kind.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(&source).unwrap(), &target).unwrap();
+        } else if kind.is_dir() {
+            copy_tree(&source, &target);
+        } else {
+            std::fs::copy(&source, &target).unwrap();
+        }
+    }
+}
+
+/// A frontmatter edited in every rule file of every fixture tree, one file at a time, then
+/// taken back: each update made in place leaves the book as a fresh discovery finds it,
+/// in both profiles. This holds the providers run again on one file alone to what they
+/// make of it among all the others.
+#[test]
+fn every_update_in_place_of_the_fixtures_is_what_a_fresh_discovery_finds() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut in_place = 0;
+    for fixture in std::fs::read_dir(&fixtures).unwrap() {
+        let fixture = fixture.unwrap().path();
+        if !fixture.join("project").is_dir() || !fixture.join("home").is_dir() {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        copy_tree(&fixture, &root);
+        let (project, home) = (root.join("project"), root.join("home"));
+        for profile in [Profile::Extended, Profile::Reference] {
+            let options = Options::new().profile(profile).keep_reads(true);
+            let mut book = Rulebook::discover(&project, Some(&home), &options);
+            let paths: Vec<std::path::PathBuf> = book
+                .all()
+                .iter()
+                .map(|e| e.item.path.clone())
+                .filter(|p| p.starts_with(&root))
+                .collect();
+            for path in paths {
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                let Some(rest) = text.strip_prefix("---\n") else {
+                    continue;
+                };
+                let edits = [
+                    format!("---\nowner: rulebook\n{rest}"),
+                    format!("---\nalwaysApply: true\n{rest}"),
+                    text.clone(),
+                ];
+                for edit in edits {
+                    std::fs::write(&path, &edit).unwrap();
+                    if let Some(update) = book.file_update(&options, std::slice::from_ref(&path)) {
+                        in_place += usize::from(update.reshaped().next().is_some());
+                        assert!(book.apply_content_update(update));
+                        let fresh = Rulebook::discover(&project, Some(&home), &options);
+                        assert_eq!(
+                            whole(&book),
+                            whole(&fresh),
+                            "{} {profile:?}",
+                            path.display()
+                        );
+                    } else {
+                        book = Rulebook::discover(&project, Some(&home), &options);
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{in_place} updates in place");
+    assert!(in_place > 20, "only {in_place} updates in place");
+}
