@@ -745,9 +745,9 @@ fn gnu_time_peak(bin: &Path, args: &[&str], tree: &Tree) -> Option<u64> {
 
 /// `rulebook mcp` watching a tree (debounce 100 ms), a client subscribed to one Cursor
 /// rule: from each save of its file to the server's `notifications/resources/updated`,
-/// for saves that change the rule's text alone or its frontmatter without moving it (the
-/// snapshot is updated in place) and saves that move it to another bucket (a new
-/// snapshot); then the server's resident memory against `list --json`'s peak.
+/// for saves that change the rule's text alone, its frontmatter without moving it, and its
+/// frontmatter moving it to another bucket (each updated in place); then the server's
+/// resident memory against `list --json`'s peak.
 fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
@@ -864,8 +864,11 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
     let updated = |m: &serde_json::Value| {
         m["method"] == "notifications/resources/updated" && m["params"]["uri"] == uri.as_str()
     };
+    // Notifications of earlier saves not waited for (a `list_changed` beside an `updated`).
+    let drain = || while rx.try_recv().is_ok() {};
     // A save, then the time to its notification (`None`: none within a minute).
     let save = |text: String| -> Option<Duration> {
+        drain();
         std::fs::write(&path, text).ok()?;
         let start = Instant::now();
         let at = wait(&updated, minute)?;
@@ -899,6 +902,25 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         })
         .collect();
     let _ = std::fs::write(&path, &original);
+    std::thread::sleep(Duration::from_millis(2 * DEBOUNCE_MS));
+    // A rule file created, then deleted: the tree is discovered anew.
+    let listed = |m: &serde_json::Value| m["method"] == "notifications/resources/list_changed";
+    let created: Vec<Duration> = (0..n.div_ceil(4) * 2)
+        .filter_map(|i| {
+            let new = project.join(format!(".cursor/rules/bench-new-{}.mdc", i / 2));
+            drain();
+            let done = if i % 2 == 0 {
+                std::fs::write(&new, "---\ndescription: new\n---\nNew.\n")
+            } else {
+                std::fs::remove_file(&new)
+            };
+            done.ok()?;
+            let start = Instant::now();
+            let at = wait(&listed, minute)?;
+            std::thread::sleep(Duration::from_millis(2 * DEBOUNCE_MS));
+            Some(at.saturating_duration_since(start))
+        })
+        .collect();
     let resident = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
         .ok()
         .and_then(|status| {
@@ -911,15 +933,27 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         return;
     }
     let limit = Duration::from_millis(DEBOUNCE_MS + 50);
-    for (samples, what) in [
-        (texts, "its text alone (updated in place)"),
+    let (updated, listed) = ("`resources/updated`", "`resources/list_changed`");
+    for (samples, what, heard) in [
+        (
+            texts,
+            "a save of a rule's file changing its text alone (updated in place)",
+            updated,
+        ),
         (
             frontmatter,
-            "its frontmatter, the rule kept in its place (updated in place)",
+            "a save changing its frontmatter, the rule kept in its bucket (updated in place)",
+            updated,
         ),
         (
             moved,
-            "its frontmatter, the rule moved to another bucket (a new snapshot)",
+            "a save changing its frontmatter, the rule moved to another bucket (updated in place)",
+            updated,
+        ),
+        (
+            created,
+            "a rule file created or deleted (the tree discovered anew)",
+            listed,
         ),
     ] {
         let count = samples.len();
@@ -930,7 +964,7 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         let (p50, _) = percentiles(samples);
         rows.push(Row {
             metric: format!(
-                "`rulebook mcp` watching {} rules: a save of one rule's file changing {what}, to `resources/updated` (debounce {DEBOUNCE_MS} ms, {count} saves)",
+                "`rulebook mcp` watching {} rules: {what}, to {heard} (debounce {DEBOUNCE_MS} ms, {count} changes)",
                 tree.rules
             ),
             value: format!("p50 {}, max {}", ms(p50), ms(max)),

@@ -362,23 +362,7 @@ impl RulebookServer {
             .unwrap_or_else(PoisonError::into_inner);
         let snapshot = Arc::get_mut(state.as_mut()?)?;
         if update.moves() {
-            // The rules' resources and their order change: listed again (the skills' stay),
-            // compared by URI. Requests wait for that list (tens of milliseconds at 100,000
-            // rules), not for a discovery.
-            if !snapshot.book.apply_content_update(update) {
-                return None;
-            }
-            let mut resources = view::resources(&snapshot.book);
-            resources.extend(
-                snapshot
-                    .resources
-                    .iter()
-                    .filter(|r| r.uri.starts_with("skill://"))
-                    .cloned(),
-            );
-            let changes = Changes::between(&snapshot.resources, &resources);
-            snapshot.resources = resources;
-            return Some(changes);
+            return Self::move_in_place(snapshot, update);
         }
         // Each resource's new text and description, by the text it serves now.
         let mut replaced: HashMap<*const u8, (Arc<str>, Option<Option<String>>)> = update
@@ -443,6 +427,57 @@ impl RulebookServer {
             .filter(|u| subscriptions.contains(*u))
             .cloned()
             .collect()
+    }
+
+    /// Puts in place an update that moves rules to other buckets: their resources leave the
+    /// list and come back where `rule://` now resolves them (the names of the active rules
+    /// are unique, so a rule's place among them is its resource's). A linear pass, no list
+    /// made again: requests wait for no more than it.
+    fn move_in_place(snapshot: &mut Snapshot, update: rulebook::ContentUpdate) -> Option<Changes> {
+        let names: Vec<String> = update.reshaped().map(|(_, r)| r.name.clone()).collect();
+        let before: HashMap<String, Arc<str>> = snapshot
+            .resources
+            .iter()
+            .filter(|r| names.contains(&r.name) && r.uri.starts_with("rule://"))
+            .map(|r| (r.name.clone(), Arc::clone(&r.content)))
+            .collect();
+        if !snapshot.book.apply_content_update(update) {
+            return None;
+        }
+        snapshot
+            .resources
+            .retain(|r| !(names.contains(&r.name) && r.uri.starts_with("rule://")));
+        let mut back: Vec<(usize, RuleResource)> = snapshot
+            .book
+            .resolvable()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, rule)| names.contains(&rule.name))
+            .map(|(at, rule)| (at, view::resource(&snapshot.book, rule)))
+            .collect();
+        back.sort_by_key(|(at, _)| *at);
+        let mut changes = Changes {
+            list_changed: true,
+            updated: Vec::new(),
+        };
+        for (at, resource) in back {
+            if before
+                .get(&resource.name)
+                .is_some_and(|old| *old != resource.content)
+            {
+                changes.updated.push(resource.uri.clone());
+            }
+            let at = at.min(snapshot.resources.len());
+            snapshot.resources.insert(at, resource);
+        }
+        // A rule no longer resolved is gone for a subscriber too.
+        for (name, _) in before {
+            let uri = rulebook::stages::protocol::rule_uri(&name);
+            if !snapshot.resources.iter().any(|r| r.uri == uri) {
+                changes.updated.push(uri);
+            }
+        }
+        Some(changes)
     }
 
     /// The client, once it has initialized.

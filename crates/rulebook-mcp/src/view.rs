@@ -44,15 +44,20 @@ pub fn resources(book: &Rulebook) -> Vec<RuleResource> {
     book.resolvable()
         .into_iter()
         .filter(|rule| seen.insert(rule.name.as_str()))
-        .map(|rule| RuleResource {
-            uri: uri(&rule.name),
-            name: rule.name.clone(),
-            description: rule.description.clone(),
-            size: rule.content.len(),
-            path: book.display_path(&rule.path),
-            content: rule.content.clone(),
-        })
+        .map(|rule| resource(book, rule))
         .collect()
+}
+
+/// The resource of one rule of `book`.
+pub fn resource(book: &Rulebook, rule: &rulebook::Rule) -> RuleResource {
+    RuleResource {
+        uri: uri(&rule.name),
+        name: rule.name.clone(),
+        description: rule.description.clone(),
+        size: rule.content.len(),
+        path: book.display_path(&rule.path),
+        content: rule.content.clone(),
+    }
 }
 
 /// `skill://<name>`, percent-encoded where needed.
