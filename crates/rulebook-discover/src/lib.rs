@@ -560,8 +560,8 @@ pub struct Rulebook {
     memo: Option<ReadMemo>,
 }
 
-/// New texts for rules of one book, read from the files that changed
-/// ([`Rulebook::content_update`]).
+/// New texts and frontmatters for rules of one book, read from the files that changed
+/// ([`Rulebook::content_update`], [`Rulebook::file_update`]).
 #[derive(Debug)]
 pub struct ContentUpdate {
     memo: ReadMemo,
@@ -569,8 +569,8 @@ pub struct ContentUpdate {
     rules: Vec<(usize, std::sync::Arc<str>, std::sync::Arc<str>)>,
     /// Each file loaded again, and its loads.
     loads: Vec<(PathBuf, rulebook_registry::Reloaded)>,
-    /// Rules whose frontmatter changed and whose place did not: the rule's position in the
-    /// book and among the active rules, its text, the new rule and its placement.
+    /// Rules whose frontmatter changed: the rule's position in the book and among the
+    /// active rules, its text, the new rule and its placement.
     reshaped: Vec<(usize, usize, std::sync::Arc<str>, Rule, Placement)>,
     /// The loads of the files loaded again to reshape rules, for the book's memo.
     reshaped_loads: Option<ReadMemo>,
@@ -587,8 +587,7 @@ impl ContentUpdate {
         self.rules.iter().map(|(_, old, new)| (old, new))
     }
 
-    /// Each rule whose frontmatter changed (its place the same), by the text it had, and
-    /// the rule it becomes.
+    /// Each rule whose frontmatter changed, by the text it had, and the rule it becomes.
     pub fn reshaped(&self) -> impl Iterator<Item = (&std::sync::Arc<str>, &Rule)> + '_ {
         self.reshaped.iter().map(|(_, _, old, rule, _)| (old, rule))
     }
@@ -669,9 +668,9 @@ impl Rulebook {
     /// put in place with [`Rulebook::apply_content_update`]: each file is loaded again as
     /// the book loaded it, and the update is made only when every one of them gives the
     /// same rule with a new text (frontmatter, fields and findings the same:
-    /// [`Rule::shape_fingerprint`]), its provider
-    /// never looks at a rule's text once loaded ([`FileLoader::content_blind`]), and the
-    /// rule is not a TTSR trigger (the trigger registry holds its text). `None` otherwise,
+    /// [`Rule::shape_fingerprint`]), its provider never looks at a rule's text once loaded
+    /// ([`FileLoader::content_blind`]), and the rule is not a TTSR trigger (the trigger
+    /// registry holds its text). `None` otherwise,
     /// or when the book kept no reads ([`Options::keep_reads`]), or a file of `changed`
     /// was not loaded (it may be new): discover again then ([`Rulebook::rediscover`] after
     /// writes to files already read, [`Rulebook::discover`] after any other change).
@@ -773,10 +772,11 @@ impl Rulebook {
     /// each file's providers are run again on that file alone ([`LoadContext::only`]), and
     /// the update is made when every rule keeps its name and its file, is valid, is no TTSR
     /// trigger before or after, and its findings are the same (a description or globs
-    /// edited, `alwaysApply` set: [`ContentUpdate::moves`] says whether one changed bucket). The providers must be content-blind (see
-    /// [`FileLoader::content_blind`]): what they make of one file does not depend on another.
-    /// A text alone changed is updated as [`Rulebook::content_update`] does. `None`
-    /// otherwise: discover again then.
+    /// edited, `alwaysApply` set: [`ContentUpdate::moves`] says whether one changed
+    /// bucket). The providers must be content-blind ([`FileLoader::content_blind`]): what
+    /// they make of one file does not depend on another. A text alone changed is updated as
+    /// [`Rulebook::content_update`] does. `options` are the ones the book was discovered
+    /// with (`None` for another profile). `None` otherwise: discover again then.
     ///
     /// [`FileLoader::content_blind`]: rulebook_kit::FileLoader::content_blind
     pub fn file_update<T: ProviderTable>(
@@ -788,6 +788,9 @@ impl Rulebook {
         use std::sync::Arc;
         if let Some(update) = self.content_update(changed) {
             return Some(update);
+        }
+        if options.profile != self.profile {
+            return None;
         }
         let memo = self.memo.as_ref()?;
         let mut paths: Vec<&PathBuf> = changed.iter().collect();

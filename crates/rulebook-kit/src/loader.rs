@@ -92,9 +92,20 @@ impl FileLoader {
         });
     }
 
+    /// With a memo, the key loads of files at `level` under `project_root` are recorded by
+    /// ([`FileLoader::load_key`]), their way to load again recorded too; else 0 (no cost).
+    pub(crate) fn memo_key(&self, level: Level, project_root: Option<&Path>) -> u64 {
+        if self.memo.is_none() {
+            return 0;
+        }
+        let key = self.load_key(level, project_root);
+        self.record_reload(key, level, project_root);
+        key
+    }
+
     /// The key of a load of a file at `level` under `project_root`: everything but the
     /// file's path, name and content that decides what loading it gives.
-    pub(crate) fn load_key(&self, level: Level, project_root: Option<&Path>) -> u64 {
+    fn load_key(&self, level: Level, project_root: Option<&Path>) -> u64 {
         fingerprint((
             &self.provider,
             &self.provider_name,
@@ -236,8 +247,7 @@ impl FileLoader {
         out.diagnostics.extend(walked.diagnostics);
         out.items.reserve(walked.files.len());
         let mut reader = RuleReader::new();
-        let key = self.load_key(level, project_root);
-        self.record_reload(key, level, project_root);
+        let key = self.memo_key(level, project_root);
         // Each path moved into its rule, not copied.
         for path in walked.files.into_iter().filter(|p| keep(p)) {
             let name = name(&path);
@@ -349,8 +359,7 @@ impl FileLoader {
             }
         }
         let options = self.read_options(level, project_root);
-        let key = self.load_key(level, project_root);
-        self.record_reload(key, level, project_root);
+        let key = self.memo_key(level, project_root);
         self.load_one(
             &mut RuleReader::new(),
             path.to_path_buf(),

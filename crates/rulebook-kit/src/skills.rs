@@ -80,7 +80,7 @@ impl FileLoader {
         // One reader and one set of options for the folder: its buffer is reused.
         let mut reader = rulebook_fs::RuleReader::new();
         let options = self.read_options(level, project_root);
-        let key = self.load_key(level, project_root);
+        let key = self.memo_key(level, project_root);
         for folder in folders {
             let path = folder.join("SKILL.md");
             let folder_name = folder
