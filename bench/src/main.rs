@@ -156,6 +156,25 @@ fn main() -> ExitCode {
         for tree in trees.iter().filter(|t| t.rules >= 10_000) {
             mcp_refresh(tree, Path::new(&bin), quick, &mut rows);
         }
+        for spec in args
+            .windows(2)
+            .filter(|w| w[0] == "--cursor-tree")
+            .map(|w| &w[1])
+        {
+            let mut parts = spec.splitn(3, '=');
+            if let (Some(Ok(rules)), Some(dir), Some(Ok(bytes))) = (
+                parts.next().map(str::parse::<usize>),
+                parts.next(),
+                parts.next().map(str::parse::<u64>),
+            ) {
+                let tree = Tree {
+                    rules,
+                    dir: PathBuf::from(dir),
+                    bytes,
+                };
+                check_cursor_only(&tree, Path::new(&bin), &mut rows);
+            }
+        }
         if let Some(tree) = trees.iter().find(|t| t.rules == 10_000) {
             lsp(tree, Path::new(&bin), quick, &mut rows);
             bindings(
@@ -542,6 +561,45 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
             pass: None,
         });
     }
+}
+
+/// `check` on a tree whose rules are all Cursor's, against `check --ignore
+/// duplicate-load` and `list --json` in the same interleaved run: the tools' views that
+/// `duplicate-load` needs, on a tree only the tools that read Cursor's folders see.
+fn check_cursor_only(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
+    let run = |args: &'static [&'static str]| {
+        move || {
+            Command::new(bin)
+                .args(args)
+                .arg("-C")
+                .arg(tree.dir.join("project"))
+                .arg("--home")
+                .arg(tree.dir.join("home"))
+                .output()
+                .map_or(0, |o| o.stdout.len())
+        }
+    };
+    let (check, ignoring, list) = interleaved(
+        9,
+        run(&["check"]),
+        run(&["check", "--ignore", "duplicate-load"]),
+        run(&["list", "--json"]),
+    );
+    let ratio = check.as_secs_f64() / ignoring.as_secs_f64();
+    rows.push(Row {
+        metric: format!(
+            "`rulebook check` as a process, {} rules all in Cursor's folders (the views for duplicate-load)",
+            tree.rules
+        ),
+        value: format!(
+            "{} ({ratio:.2}× `check --ignore duplicate-load`, {}; `list --json` {})",
+            ms(check),
+            ms(ignoring),
+            ms(list)
+        ),
+        target: "≤ 1.3× `check --ignore duplicate-load` from 10,000 rules".to_owned(),
+        pass: (tree.rules >= 10_000).then_some(ratio <= 1.3),
+    });
 }
 
 /// A tree of 1,000 skills (its `rules` is the count): discovery in process against

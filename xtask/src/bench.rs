@@ -51,6 +51,12 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
             .map_err(|e| format!("writing {}: {e}", dir.display()))?;
         tree_args.push(format!("{n}={}={bytes}", dir.display()));
     }
+    // A tree of Cursor's rules alone: `check`'s views against its lint.
+    let cursor_rules = if quick { 1000 } else { 10_000 };
+    let cursor_tree = trees.join(format!("cursor{cursor_rules}"));
+    let (_, cursor_bytes) =
+        synth::write_tree(&cursor_tree, cursor_rules, 42, synth::Mix::CursorOnly)
+            .map_err(|e| format!("writing {}: {e}", cursor_tree.display()))?;
     let skills = trees.join("skills1000");
     let (_, skill_bytes) = synth::write_skills(&skills, 1000, 42)
         .map_err(|e| format!("writing {}: {e}", skills.display()))?;
@@ -104,6 +110,10 @@ pub(crate) fn bench(args: &[String]) -> Result<(), String> {
     for t in tree_args {
         cmd.arg("--tree").arg(t);
     }
+    cmd.arg("--cursor-tree").arg(format!(
+        "{cursor_rules}={}={cursor_bytes}",
+        cursor_tree.display()
+    ));
     run("bench", &mut cmd)
 }
 
