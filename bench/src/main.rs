@@ -665,27 +665,48 @@ fn skills(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
     }
 }
 
+/// `rulebook -C TREE/project --home TREE/home mcp ARGS` as a process, with its standard
+/// input and output piped (its errors dropped); `None` when it cannot start.
+fn spawn_mcp(
+    tree: &Tree,
+    bin: &Path,
+    args: &[&str],
+) -> Option<(
+    std::process::Child,
+    std::process::ChildStdin,
+    std::process::ChildStdout,
+)> {
+    use std::process::Stdio;
+    let mut child = Command::new(bin)
+        .arg("-C")
+        .arg(tree.dir.join("project"))
+        .arg("--home")
+        .arg(tree.dir.join("home"))
+        .arg("mcp")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let (stdin, stdout) = (child.stdin.take()?, child.stdout.take()?);
+    Some((child, stdin, stdout))
+}
+
+/// The bench's `initialize` request, of id 0.
+fn initialize_request() -> serde_json::Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "bench", "version": "0"}}})
+}
+
 /// `rulebook mcp` as a process over its pipes, on the 1,000-rule tree: the latency of
 /// `resources/read` and of `rules_for_paths` (three paths a call), one request at a time,
 /// 10,000 of each, as p50 and p99.
 fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
     use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
 
-    let Ok(mut child) = Command::new(bin)
-        .arg("-C")
-        .arg(tree.dir.join("project"))
-        .arg("--home")
-        .arg(tree.dir.join("home"))
-        .args(["mcp", "--no-watch"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    else {
-        return;
-    };
-    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+    let Some((mut child, mut stdin, stdout)) = spawn_mcp(tree, bin, &["--no-watch"]) else {
         return;
     };
     let mut stdout = BufReader::new(stdout);
@@ -702,11 +723,7 @@ fn mcp(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
         stdout.read_line(&mut line).ok()?;
         serde_json::from_str(&line).ok()
     };
-    let handshake = call(
-        &serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "bench", "version": "0"}}}),
-    );
+    let handshake = call(&initialize_request());
     call(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     let listed = call(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "resources/list"}));
     let uris: Vec<String> = listed
@@ -808,7 +825,6 @@ fn gnu_time_peak(bin: &Path, args: &[&str], tree: &Tree) -> Option<u64> {
 /// resident memory against `list --json`'s peak.
 fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
     use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
     use std::sync::mpsc;
 
     const DEBOUNCE_MS: u64 = 100;
@@ -826,20 +842,9 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
                 .or_default() += 1;
         }
     }
-    let Ok(mut child) = Command::new(bin)
-        .arg("-C")
-        .arg(&project)
-        .arg("--home")
-        .arg(tree.dir.join("home"))
-        .args(["mcp", "--debounce-ms", &DEBOUNCE_MS.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+    let debounce = DEBOUNCE_MS.to_string();
+    let Some((mut child, mut stdin, stdout)) = spawn_mcp(tree, bin, &["--debounce-ms", &debounce])
     else {
-        return;
-    };
-    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return;
     };
     let (tx, rx) = mpsc::channel::<(Instant, serde_json::Value)>();
@@ -873,11 +878,7 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         }
     };
     let reply = |id: u64| move |m: &serde_json::Value| m["id"] == id;
-    send(
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "bench", "version": "0"}}}),
-    );
+    send(initialize_request());
     let minute = Duration::from_secs(60);
     if wait(&reply(0), minute).is_none() {
         let _ = child.kill();
