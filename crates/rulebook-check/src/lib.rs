@@ -41,13 +41,14 @@ pub mod config;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rulebook::stages::kit::coerce::key_line;
 use rulebook::stages::rule::FrontmatterOutcome;
 use rulebook::stages::ttsr::Validator;
 use rulebook::{
-    Diagnostic, DiagnosticCode, Host, HostOptions, HostView, Rule, RuleBucket, Rulebook, Severity,
-    UnquotedGlobs,
+    Diagnostic, DiagnosticCode, Host, HostOptions, HostView, Project, Rule, RuleBucket, Rulebook,
+    Severity, SharedReads, UnquotedGlobs,
 };
 
 /// The severity of a finding of `code`: [`DiagnosticCode::severity`], the one table the
@@ -224,17 +225,57 @@ impl Report {
     }
 }
 
-/// Lints the rule files of `book`.
-pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
-    // The tools' views serve `--as` and the duplicate finding; without either, none is read.
-    let hosts: Vec<Host> = match options.host {
+/// The tools whose views a check with `options` reads: the tool of
+/// [`CheckOptions::host`], else every tool when `duplicate-load` is reported, else none.
+pub fn view_hosts(options: &CheckOptions) -> Vec<Host> {
+    match options.host {
         Some(host) => vec![host],
         None if options.keeps(DiagnosticCode::DuplicateLoad) => rulebook::tools().to_vec(),
         None => Vec::new(),
-    };
-    let host_options = HostOptions::for_project(book.project().clone());
+    }
+}
+
+/// The tools' views a check reads, made apart from the book: they read the tree on their
+/// own, not through discovery, so a caller can make them beside discovery (on another
+/// core) and hand them to [`check_with_views`]. `rulebook check` does.
+#[derive(Debug, Clone)]
+pub struct ToolViews {
+    project: Project,
+    hosts: Vec<Host>,
+    views: Vec<HostView>,
+    shared: Arc<SharedReads>,
+}
+
+impl ToolViews {
+    /// The views of `hosts` in `project` (the one discovery will locate:
+    /// [`rulebook::Located`]), one after another on this thread; each file one of them
+    /// reads is kept for the views after it and for the duplicate finding (up to
+    /// [`SharedReads::DEFAULT_BOUND`] bytes).
+    pub fn read(project: &Project, hosts: &[Host]) -> Self {
+        let shared = Arc::new(SharedReads::default());
+        let options =
+            HostOptions::for_project(project.clone()).share_reads(Some(Arc::clone(&shared)));
+        Self {
+            project: project.clone(),
+            hosts: hosts.to_vec(),
+            views: hosts
+                .iter()
+                .map(|&h| rulebook::emulate(h, &options))
+                .collect(),
+            shared,
+        }
+    }
+}
+
+/// Lints the rule files of `book`.
+pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
+    // The tools' views serve `--as` and the duplicate finding; without either, none is read.
+    let hosts = view_hosts(options);
+    // The views take the files discovery read from it, when it kept them.
+    let host_options =
+        HostOptions::for_project(book.project().clone()).share_reads(book.shared_reads().cloned());
     // The views read the tree again on their own: they run beside the lint of the book.
-    let (mut findings, views) = std::thread::scope(|scope| {
+    let (findings, views) = std::thread::scope(|scope| {
         let linting = scope.spawn(|| lint(book));
         let views: Vec<HostView> = rulebook::emulate_all(&hosts, &host_options);
         let findings = linting
@@ -242,6 +283,35 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (findings, views)
     });
+    report(book, options, findings, &views, &host_options)
+}
+
+/// [`check`] with views made apart ([`ToolViews::read`]): the same report. `views` is
+/// called once the book is linted (a caller making them on another thread joins it there).
+/// Views of another project, or of other tools than the check reads ([`view_hosts`]), are
+/// made again here.
+pub fn check_with_views(
+    book: &Rulebook,
+    options: &CheckOptions,
+    views: impl FnOnce() -> ToolViews,
+) -> Report {
+    let findings = lint(book);
+    let views = views();
+    if views.project != *book.project() || views.hosts != view_hosts(options) {
+        return check(book, options);
+    }
+    let host_options = HostOptions::for_project(views.project).share_reads(Some(views.shared));
+    report(book, options, findings, &views.views, &host_options)
+}
+
+/// The report of a check: the lint's `findings`, then what the `views` add.
+fn report(
+    book: &Rulebook,
+    options: &CheckOptions,
+    mut findings: Vec<Diagnostic>,
+    views: &[HostView],
+    host_options: &HostOptions,
+) -> Report {
     let mut files = book.all().len();
     if options.host.is_some() {
         // The files this tool reads here, whatever it does with them.
@@ -261,7 +331,7 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
         });
         files = read.len();
     }
-    findings.extend(duplicate_loads(&views));
+    findings.extend(host_options.reading(|| duplicate_loads(views)));
     if let Some(host) = options.host {
         findings.extend(tool_lints(book, host));
     }

@@ -596,3 +596,122 @@ fn commands_and_other_folders_are_said_as_what_they_are() {
         "{said:?}"
     );
 }
+
+/// What a check reports does not depend on how its views read: every tool's view made on
+/// this thread, beside the lint, apart from the book and handed in (as `rulebook check`
+/// makes them beside discovery), or through the bytes discovery kept, gives the same
+/// findings and counts, in both profiles, for every tool and for `--as` one.
+#[test]
+fn a_check_reports_the_same_whichever_way_its_views_read() {
+    use rulebook_check::{ToolViews, check_with_views, view_hosts};
+    let dir = project();
+    let (cwd, home) = (dir.path().join("project"), dir.path().join("home"));
+    // A copy and a link beside the rules, so that the views' duplicates and links count.
+    write(&cwd, "AGENTS.md", "Run the tests.\n");
+    write(&cwd, "CLAUDE.md", "Run the tests.\n");
+    let shown = |report: &rulebook_check::Report| {
+        let mut out = format!("{} files\n", report.files);
+        for f in &report.findings {
+            writeln!(out, "{}:{:?}:{:?}: {}", f.code, f.path, f.line, f.message).unwrap();
+        }
+        out
+    };
+    for profile in [Profile::Extended, Profile::Reference] {
+        let plain = Rulebook::discover(&cwd, Some(&home), &Options::new().profile(profile));
+        let sharing = Rulebook::discover(
+            &cwd,
+            Some(&home),
+            &Options::new().profile(profile).share_reads(true),
+        );
+        let kept = sharing.shared_reads().expect("the book keeps its reads");
+        assert!(kept.len() >= 5, "{} files kept", kept.len());
+        assert!(plain.shared_reads().is_none());
+        let project = rulebook::Located::new(&cwd, Some(&home), profile).project;
+        assert_eq!(&project, plain.project());
+        for host in [None, Some(rulebook::tool("crush").unwrap())] {
+            let options = CheckOptions::new().host(host);
+            let expected = shown(&check(&plain, &options));
+            assert!(expected.contains("duplicate-load"), "{expected}");
+            assert_eq!(shown(&check(&sharing, &options)), expected, "{profile:?}");
+            let apart = check_with_views(&plain, &options, || {
+                ToolViews::read(&project, &view_hosts(&options))
+            });
+            assert_eq!(shown(&apart), expected, "{profile:?} {host:?}");
+            // Views of other tools than the check reads are made again.
+            let other = check_with_views(&plain, &options, || {
+                ToolViews::read(&project, &[rulebook::tool("zed").unwrap()])
+            });
+            assert_eq!(shown(&other), expected, "{profile:?} {host:?}");
+        }
+    }
+}
+
+/// A view reads a file through the reads it shares: the bytes kept for a path are what the
+/// view gets, not the disk's (so a view never reads a file discovery read already).
+#[test]
+fn a_view_takes_a_file_kept_in_its_shared_reads() {
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let (cwd, home) = (dir.path().join("p"), dir.path().join("h"));
+    write(&cwd, ".git/HEAD", "ref: refs/heads/main\n");
+    write(&cwd, "AGENTS.md", "On disk.\n");
+    std::fs::create_dir_all(&home).unwrap();
+    let codex = rulebook::tool("codex").unwrap();
+    let options = rulebook::HostOptions::new(&cwd, &home);
+    assert!(
+        rulebook::emulate(codex, &options)
+            .prompt
+            .contains("On disk.")
+    );
+    let shared = Arc::new(rulebook::SharedReads::default());
+    let canonical = std::fs::canonicalize(&cwd).unwrap();
+    for dir in [&cwd, &canonical] {
+        shared.keep(&dir.join("AGENTS.md"), b"Kept.\n");
+    }
+    let sharing = options.share_reads(Some(Arc::clone(&shared)));
+    let view = rulebook::emulate(codex, &sharing);
+    assert!(view.prompt.contains("Kept."), "{}", view.prompt);
+    assert!(!view.prompt.contains("On disk."));
+}
+
+/// A view's guard finds a link out of the project among many files of one folder (listed
+/// once, not asked about file by file) as among a few.
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_the_project_is_found_among_many_files_of_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cwd, home) = (dir.path().join("p"), dir.path().join("h"));
+    write(&cwd, ".git/HEAD", "ref: refs/heads/main\n");
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        dir.path(),
+        "secret.mdc",
+        "---\nalwaysApply: true\n---\nSecret.\n",
+    );
+    for i in 0..100 {
+        write(
+            &cwd,
+            &format!(".cursor/rules/r{i:03}.mdc"),
+            "---\nalwaysApply: true\n---\nA rule.\n",
+        );
+    }
+    // Named to come after the first files of the folder, when it is listed.
+    std::os::unix::fs::symlink(
+        dir.path().join("secret.mdc"),
+        cwd.join(".cursor/rules/r050-link.mdc"),
+    )
+    .unwrap();
+    let view = rulebook::emulate(
+        rulebook::tool("cursor").unwrap(),
+        &rulebook::HostOptions::new(&cwd, &home),
+    );
+    let outside: Vec<_> = view
+        .files
+        .iter()
+        .filter(|f| f.outside.is_some())
+        .map(|f| f.path.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(outside, ["r050-link.mdc"]);
+    assert!(view.prompt.is_empty(), "the prompt is withheld");
+    assert_eq!(view.files.len(), 101);
+}

@@ -39,6 +39,7 @@ use std::process::ExitCode;
 
 use clap::FromArgMatches;
 use rulebook::Rulebook;
+use rulebook_check::ToolViews;
 
 use args::{Cli, Command, ShellArg};
 use printer::Printer;
@@ -204,6 +205,21 @@ fn views(settings: &Settings) -> ExitCode {
 
 /// The commands that answer from discovery: the book of rules, then the command on it.
 fn book(settings: &Settings) -> ExitCode {
+    // `check` reads the tools' views beside discovery and its lint, on another core: they
+    // read the tree on their own, not through the book.
+    std::thread::scope(|scope| {
+        let views = check_views(settings)
+            .map(|(project, hosts)| scope.spawn(move || ToolViews::read(&project, &hosts)));
+        run_on_book(settings, views)
+    })
+}
+
+/// Discovers, then runs the command on the book; `views`, for `check`, are being read
+/// beside it.
+fn run_on_book(
+    settings: &Settings,
+    views: Option<std::thread::ScopedJoinHandle<'_, ToolViews>>,
+) -> ExitCode {
     let book = Rulebook::discover(&settings.cwd, settings.home.as_deref(), &settings.options);
     let mut out = Printer::new(&book, settings.color, settings.json);
     let code = match &settings.command {
@@ -221,7 +237,7 @@ fn book(settings: &Settings) -> ExitCode {
         ),
         Command::Prompt { paths } => commands::prompt::run(&mut out, paths),
         Command::Read { url } => commands::read::run(&mut out, url),
-        Command::Check(args) => commands::check::run(&mut out, args, settings.host),
+        Command::Check(args) => commands::check::run(&mut out, args, settings.host, views),
         Command::Match { .. } => commands::matches::run(&mut out, &settings.match_paths),
         Command::Complete { prefix, names } => commands::complete::run(&mut out, prefix, *names),
         Command::Completions { .. }
@@ -244,6 +260,22 @@ fn book(settings: &Settings) -> ExitCode {
         }
     }
     emit(&bytes, code)
+}
+
+/// For `check`, the project (located as discovery locates it) and the tools whose views it
+/// reads, as far as the command line says (`check::run` makes them again if the project's
+/// `rulebook.toml` asks for others).
+fn check_views(settings: &Settings) -> Option<(rulebook::Project, Vec<rulebook::Host>)> {
+    let Command::Check(args) = &settings.command else {
+        return None;
+    };
+    let hosts = match settings.host {
+        Some(host) => vec![host],
+        None if args.runs_views() => rulebook::tools().to_vec(),
+        None => return None,
+    };
+    let here = rulebook::Located::new(&settings.cwd, settings.home.as_ref(), settings.profile);
+    Some((here.project, hosts))
 }
 
 /// Writes the output. A closed pipe (`rulebook list | head`) ends quietly, as ripgrep does;

@@ -76,7 +76,7 @@ use rulebook_prompt::{AlwaysApplied, Attached, SectionRenderer};
 use rulebook_protocol::{Completion, ProtocolError, Resource, UrlIndex};
 use rulebook_registry::{
     Entry, LoadContext, Loaded, Mechanisms, OptionError, Project, Provider, ProviderInfo,
-    ProviderMeta, ReadMemo, Registry, RuleCapability, SkillCapability, Status,
+    ProviderMeta, ReadMemo, Registry, RuleCapability, SharedReads, SkillCapability, Status,
 };
 use rulebook_rule::{Diagnostic, DiagnosticCode, Profile, Rule, Skill};
 use rulebook_ttsr::{RegisterError, TtsrManager, TtsrRule};
@@ -171,6 +171,10 @@ impl Provider<RuleCapability> for Shared {
 
 /// How [`Rulebook::discover`] runs.
 #[derive(Clone, Default)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "a builder's switches, each independent of the others"
+)]
 pub struct Options<T = NoProviders> {
     table: T,
     profile: Profile,
@@ -184,6 +188,7 @@ pub struct Options<T = NoProviders> {
     no_descendants: bool,
     per_provider: Vec<(String, String, String)>,
     keep_reads: bool,
+    share_reads: bool,
 }
 
 impl<T: std::fmt::Debug> std::fmt::Debug for Options<T> {
@@ -204,6 +209,8 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Options<T> {
                     .collect::<Vec<_>>(),
             )
             .field("root_markers", &self.root_markers)
+            .field("keep_reads", &self.keep_reads)
+            .field("share_reads", &self.share_reads)
             .finish_non_exhaustive()
     }
 }
@@ -320,6 +327,17 @@ impl<T: ProviderTable> Options<T> {
     #[must_use]
     pub fn keep_reads(mut self, yes: bool) -> Self {
         self.keep_reads = yes;
+        self
+    }
+
+    /// Keeps the bytes of the rule files this discovery reads, for the tools' views that
+    /// run after it on the same tree ([`Rulebook::shared_reads`]: `check` runs every tool's
+    /// view, and a file discovery read is not read again by them). Off by default: it holds
+    /// up to [`SharedReads::DEFAULT_BOUND`] bytes while the book lives; what a view reads
+    /// is the same either way.
+    #[must_use]
+    pub fn share_reads(mut self, yes: bool) -> Self {
+        self.share_reads = yes;
         self
     }
 
@@ -558,6 +576,9 @@ pub struct Rulebook {
     walk: Option<Walk>,
     /// How each rule file was loaded, when the options kept it ([`Options::keep_reads`]).
     memo: Option<ReadMemo>,
+    /// The bytes of the files discovery read, when the options kept them
+    /// ([`Options::share_reads`]).
+    shared_reads: Option<std::sync::Arc<SharedReads>>,
 }
 
 /// New texts and frontmatters for rules of one book, read from the files that changed
@@ -931,6 +952,13 @@ impl Rulebook {
         if let Some(memo) = &memo {
             ctx = ctx.memo(memo.clone());
         }
+        // A store of this run's own: bytes kept by another run may be stale.
+        let shared_reads = options
+            .share_reads
+            .then(|| std::sync::Arc::new(SharedReads::default()));
+        if let Some(shared) = &shared_reads {
+            ctx = ctx.share_reads(std::sync::Arc::clone(shared));
+        }
         let skill_registry = options.skill_registry();
         let skills = skill_registry.load(&ctx);
         let mut book = Self::discover_in(ctx, &registry)
@@ -939,6 +967,7 @@ impl Rulebook {
         book.given = given;
         book.walk = walk;
         book.memo = memo;
+        book.shared_reads = shared_reads;
         book
     }
 
@@ -1020,6 +1049,7 @@ impl Rulebook {
             project,
             walk: None,
             memo: None,
+            shared_reads: None,
         }
     }
 
@@ -1072,6 +1102,12 @@ impl Rulebook {
     /// book take it (`HostOptions::for_project`) instead of looking for its root again.
     pub fn project(&self) -> &Project {
         &self.project
+    }
+
+    /// The bytes of the rule files this discovery read, when its options kept them
+    /// ([`Options::share_reads`]), for the views that read the same tree after it.
+    pub fn shared_reads(&self) -> Option<&std::sync::Arc<SharedReads>> {
+        self.shared_reads.as_ref()
     }
 
     /// The registered providers in load order.

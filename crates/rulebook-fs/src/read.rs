@@ -110,6 +110,9 @@ pub struct ReadText<'a> {
     pub text: Cow<'a, str>,
     /// As [`ReadRule::real_path`].
     pub real_path: Option<PathBuf>,
+    /// The file's bytes as read, a byte order mark included (an overlay's, where one is
+    /// laid over the file).
+    pub bytes: &'a [u8],
 }
 
 /// Reads rule files one after another into one buffer, as [`read_rule`] reads each (same
@@ -160,7 +163,12 @@ impl RuleReader {
             Ok(text) => Cow::Borrowed(text),
             Err(err) => Cow::Owned(lossy(path, bytes, err, &mut diagnostics)),
         };
-        (Some(ReadText { text, real_path }), diagnostics)
+        let read = ReadText {
+            text,
+            real_path,
+            bytes: &self.buffer,
+        };
+        (Some(read), diagnostics)
     }
 }
 

@@ -59,7 +59,7 @@ pub use rulebook_kit::host::{
 /// What `host` loads when started in `options.cwd()` by the user of `options.home()`: the
 /// tool's own view, behind the two guards of the crate's docs.
 pub fn emulate(host: Host, options: &HostOptions) -> HostView {
-    guard(host.tool().emulate(options), options).finish()
+    options.reading(|| guard(host.tool().emulate(options), options).finish())
 }
 
 /// [`emulate`] for each of `hosts`, in their order, on as many threads as the machine has
@@ -101,28 +101,82 @@ pub fn emulate_all(hosts: &[Host], options: &HostOptions) -> Vec<HostView> {
 
 /// Real paths of the files of one view, their directories resolved once: the same as
 /// [`std::fs::canonicalize`] of each (a view of thousands of files in a few folders costs
-/// a `lstat` a file, not a `readlink` for each part of each path).
+/// a `lstat` a file for the first files of a folder, then one listing of the folder that
+/// says which of its entries are links).
 #[derive(Default)]
 struct RealPaths {
-    dirs: std::collections::HashMap<PathBuf, Option<PathBuf>>,
+    /// By the folder's path, as bytes (hashing a `Path` walks its components).
+    dirs: std::collections::HashMap<std::ffi::OsString, Dir>,
+}
+
+/// A folder of a view's files: its real path, whether that lies inside the folder's
+/// boundary, and once enough of its files were asked about, its entries, each with whether
+/// it is a link.
+struct Dir {
+    real: Option<PathBuf>,
+    inside: bool,
+    asked: usize,
+    entries: Option<std::collections::HashMap<std::ffi::OsString, bool>>,
+}
+
+impl Dir {
+    /// After this many files of a folder, the folder is listed once (its listing costs
+    /// less than a `lstat` a file from here, and no more than the tool's own walk of it).
+    const LIST_AFTER: usize = 32;
 }
 
 impl RealPaths {
-    /// The real path of `path`, or `None` where it cannot be resolved.
-    fn of(&mut self, path: &Path) -> Option<PathBuf> {
-        let meta = std::fs::symlink_metadata(path).ok()?;
-        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
-            return std::fs::canonicalize(path).ok();
+    /// The real path of `path` when it lies outside `boundary(path)` (a folder's files
+    /// share its boundary), or `None`: inside, or not resolved.
+    fn outside(&mut self, path: &Path, boundary: &dyn Fn(&Path) -> PathBuf) -> Option<PathBuf> {
+        let resolved = |path: &Path| {
+            let real = std::fs::canonicalize(path).ok()?;
+            (!real.starts_with(boundary(path))).then_some(real)
         };
-        if meta.file_type().is_symlink() || name == "." || name == ".." {
-            return std::fs::canonicalize(path).ok();
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return resolved(path);
+        };
+        if name == "." || name == ".." {
+            return resolved(path);
         }
-        let real_parent = self
-            .dirs
-            .entry(parent.to_path_buf())
-            .or_insert_with(|| std::fs::canonicalize(parent).ok())
-            .clone()?;
-        Some(real_parent.join(name))
+        if !self.dirs.contains_key(parent.as_os_str()) {
+            let real = std::fs::canonicalize(parent).ok();
+            let inside = real.as_ref().is_some_and(|r| r.starts_with(boundary(path)));
+            let dir = Dir {
+                real,
+                inside,
+                asked: 0,
+                entries: None,
+            };
+            self.dirs.insert(parent.as_os_str().to_owned(), dir);
+        }
+        let dir = self.dirs.get_mut(parent.as_os_str())?;
+        dir.asked += 1;
+        if dir.entries.is_none() && dir.asked > Dir::LIST_AFTER {
+            dir.entries = std::fs::read_dir(parent).ok().map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter_map(|e| Some((e.file_name(), e.file_type().ok()?.is_symlink())))
+                    .collect()
+            });
+        }
+        let listed = dir.entries.as_ref().and_then(|e| e.get(name)).copied();
+        let link = match listed {
+            Some(link) => link,
+            // A name the listing did not see (made since) is asked about on its own.
+            None => std::fs::symlink_metadata(path)
+                .ok()?
+                .file_type()
+                .is_symlink(),
+        };
+        if link {
+            return resolved(path);
+        }
+        // A file that is no link lies where its folder really lies.
+        if dir.inside {
+            return None;
+        }
+        Some(dir.real.as_ref()?.join(name))
     }
 }
 
@@ -136,30 +190,28 @@ fn guard(mut view: HostView, options: &HostOptions) -> HostView {
     let (real_root, real_home) = (real(&root), real(options.home()));
     // The real path of a file the tool found at `path`, when it lies outside the project
     // (for a file above the root or in the home: outside its own directory).
-    let mut real_paths = RealPaths::default();
-    let mut outside = |path: &Path| -> Option<PathBuf> {
-        let real_path = real_paths.of(path)?;
-        let boundary = if path.starts_with(&root) {
+    let boundary = |path: &Path| {
+        if path.starts_with(&root) {
             real_root.clone()
         } else if path.starts_with(options.home()) {
             real_home.clone()
         } else {
             path.parent().map_or_else(PathBuf::new, real)
-        };
-        (!real_path.starts_with(&boundary)).then_some(real_path)
+        }
     };
+    let mut real_paths = RealPaths::default();
+    let mut outside = |path: &Path| real_paths.outside(path, &boundary);
     let withhold = !options.shows_outside();
     let mut outside_loaded = Vec::new();
     for file in &mut view.files {
         if matches!(file.status, Status::NotRead) {
             continue;
         }
-        if let Ok(meta) = std::fs::metadata(&file.path) {
-            if meta.len() > util::MAX_READ {
+        if let Some(len) = util::length(&file.path) {
+            if len > util::MAX_READ {
                 view.notes.push(format!(
-                    "{} is {} bytes: this view read its first {} bytes only; what lies past them is not in it",
+                    "{} is {len} bytes: this view read its first {} bytes only; what lies past them is not in it",
                     file.path.display(),
-                    meta.len(),
                     util::MAX_READ
                 ));
             }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use rulebook_registry::Project;
+use rulebook_registry::{Project, SharedReads};
 
 pub mod documented;
 pub mod imports;
@@ -278,11 +278,13 @@ impl Serialize for Host {
 }
 
 /// Where an emulation looks: a located [`Project`] (the repository root found once for
-/// every view of a run) and whether outside text is shown.
+/// every view of a run), whether outside text is shown, and the bytes of files read already
+/// in this run ([`HostOptions::share_reads`]).
 #[derive(Debug, Clone)]
 pub struct HostOptions {
     project: Project,
     show_outside: bool,
+    shared_reads: Option<std::sync::Arc<SharedReads>>,
 }
 
 impl HostOptions {
@@ -296,6 +298,28 @@ impl HostOptions {
         Self {
             project,
             show_outside: false,
+            shared_reads: None,
+        }
+    }
+
+    /// Reads through `reads`: a file kept there (by the discovery of the same run, say:
+    /// `Rulebook::shared_reads`) is taken from it instead of read again, and each file a
+    /// view reads whole is kept there for the views after it. What a view shows is the same
+    /// either way; the files must not have changed since they were kept.
+    #[must_use]
+    pub fn share_reads(mut self, reads: Option<std::sync::Arc<SharedReads>>) -> Self {
+        self.shared_reads = reads;
+        self
+    }
+
+    /// Runs `read` with this run's shared reads ([`HostOptions::share_reads`]) in force on
+    /// this thread: every read of [`util`] in it goes through them. An emulation runs in
+    /// it ([`Tool::emulate`] is called so by `rulebook_hosts::emulate`), and so may any
+    /// later read of the same files ([`HostView::duplicates`]).
+    pub fn reading<R>(&self, read: impl FnOnce() -> R) -> R {
+        match &self.shared_reads {
+            Some(shared) => util::with_shared_reads(std::sync::Arc::clone(shared), read),
+            None => read(),
         }
     }
 
@@ -511,7 +535,7 @@ impl HostView {
     pub fn bytes_taken(file: &HostFile) -> u64 {
         match file.status {
             Status::Cut { truncated_at } => truncated_at as u64,
-            _ => std::fs::metadata(&file.path).map_or(0, |m| m.len()),
+            _ => util::length(&file.path).unwrap_or(0),
         }
     }
 
@@ -523,7 +547,7 @@ impl HostView {
     pub fn duplicates(&self) -> Vec<Duplicate> {
         let loaded: Vec<(&HostFile, u64)> = self
             .loaded()
-            .filter_map(|f| Some((f, std::fs::metadata(&f.path).ok()?.len())))
+            .filter_map(|f| Some((f, util::length(&f.path)?)))
             .collect();
         let mut lengths: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
         for (_, len) in &loaded {
@@ -537,18 +561,16 @@ impl HostView {
             if lengths.get(&len).copied().unwrap_or(0) < 2 {
                 continue;
             }
-            let Some(bytes) = util::read(&f.path) else {
+            let hash = util::read_with(&f.path, |bytes| {
+                (!bytes.iter().all(u8::is_ascii_whitespace)).then(|| {
+                    use std::hash::BuildHasher;
+                    foldhash::quality::FixedState::with_seed(0).hash_one(bytes)
+                })
+            });
+            let Some(Some(hash)) = hash else {
                 continue;
             };
-            if bytes.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let key = (len, {
-                use std::hash::{Hash, Hasher};
-                let mut hasher = std::collections::hash_map::DefaultHasher::new();
-                bytes.hash(&mut hasher);
-                hasher.finish()
-            });
+            let key = (len, hash);
             let taken = Self::bytes_taken(f);
             match by_key.get(&key) {
                 Some(&i) => {

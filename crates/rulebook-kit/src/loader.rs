@@ -22,6 +22,7 @@ pub struct FileLoader {
     content_blind: bool,
     memo: Option<ReadMemo>,
     only: Option<std::sync::Arc<std::collections::BTreeSet<PathBuf>>>,
+    shared_reads: Option<std::sync::Arc<rulebook_registry::SharedReads>>,
 }
 
 /// A hash of `parts`: the key a load is remembered by ([`ReadMemo`]).
@@ -51,6 +52,7 @@ impl FileLoader {
             content_blind: false,
             memo: ctx.memo.clone(),
             only: ctx.only.clone(),
+            shared_reads: ctx.shared_reads.clone(),
         }
     }
 
@@ -74,6 +76,7 @@ impl FileLoader {
         memo.record_reload(key, || {
             let loader = Self {
                 memo: None,
+                shared_reads: None,
                 ..self.clone()
             };
             let options = self.read_options(level, project_root);
@@ -459,6 +462,9 @@ impl FileLoader {
         let (read, diagnostics) = reader.read(&path, options);
         out.diagnostics.extend(diagnostics);
         let read = read?;
+        if let Some(shared) = &self.shared_reads {
+            shared.keep(&path, read.bytes);
+        }
         let mut source = SourceMeta::new(
             self.provider.clone(),
             self.provider_name.clone(),

@@ -60,6 +60,7 @@
 
 mod memo;
 pub mod rules;
+mod shared;
 pub mod skills;
 
 use std::borrow::Cow;
@@ -72,6 +73,7 @@ use rulebook_rule::{DEFAULT_MAX_FILE_SIZE, Diagnostic, DiagnosticCode, Profile};
 pub use memo::{FileLoad, ReadMemo, Reload, Reloaded};
 pub use rules::RuleCapability;
 use serde::Serialize;
+pub use shared::SharedReads;
 pub use skills::SkillCapability;
 
 /// A kind of item providers can load: rules, and whatever else a tool registers.
@@ -261,6 +263,9 @@ pub struct LoadContext {
     /// Load only these files (a provider run again for the files a save changed): rules
     /// directories are not walked, and every other file is passed over. `None`: every file.
     pub only: Option<std::sync::Arc<std::collections::BTreeSet<PathBuf>>>,
+    /// Where the bytes of each rule file read are kept for the readers that come after
+    /// discovery (the tools' views of a `check`: [`SharedReads`]); `None`: nothing is kept.
+    pub shared_reads: Option<std::sync::Arc<SharedReads>>,
 }
 
 impl LoadContext {
@@ -284,6 +289,7 @@ impl LoadContext {
             nested: None,
             memo: None,
             only: None,
+            shared_reads: None,
         }
     }
 
@@ -361,6 +367,13 @@ impl LoadContext {
     #[must_use]
     pub fn memo(mut self, memo: ReadMemo) -> Self {
         self.memo = Some(memo);
+        self
+    }
+
+    /// Keeps the bytes of each rule file read in `reads` ([`LoadContext::shared_reads`]).
+    #[must_use]
+    pub fn share_reads(mut self, reads: std::sync::Arc<SharedReads>) -> Self {
+        self.shared_reads = Some(reads);
         self
     }
 

@@ -127,7 +127,7 @@ pub use rulebook_protocol::{Completion, ProtocolError, Resource, RuleUrl, UrlInd
 pub use rulebook_registry::{
     ConditionalFile, Entry, KnownKey, LoadContext, LoadResult, Mechanisms, OptionError, OptionKind,
     Project, Provider, ProviderError, ProviderInfo, ProviderMeta, ProviderOption, RuleCapability,
-    SkillCapability, Status, UnquotedGlobs,
+    SharedReads, SkillCapability, Status, UnquotedGlobs,
 };
 pub use rulebook_rule::{
     Activation, Diagnostic, DiagnosticCode, Level, Profile, Rule, Severity, Skill, SourceMeta,

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use std::process::ExitCode;
 
 use rulebook::Severity;
-use rulebook_check::{CheckOptions, parse_codes};
+use rulebook_check::{CheckOptions, ToolViews, parse_codes};
 use serde::Serialize;
 
 use crate::json::{self, JsonDiagnostic, PathText};
@@ -29,6 +29,15 @@ pub(crate) struct CheckArgs {
     /// annotations, `::warning file=…`), or sarif (SARIF 2.1.0, for code scanning).
     #[arg(long, value_enum, default_value_t = OutputFormat::Full, value_name = "FORMAT")]
     output_format: OutputFormat,
+}
+
+impl CheckArgs {
+    /// Whether the check runs every tool's view: it reports `duplicate-load`, as far as the
+    /// command line says (`rulebook.toml` may still leave it out).
+    pub(crate) fn runs_views(&self) -> bool {
+        let named = |codes: &[String]| codes.iter().any(|c| c == "duplicate-load");
+        !named(&self.ignore) && (self.select.is_empty() || named(&self.select))
+    }
 }
 
 /// `check --output-format`: ruff's and clippy's names for the same formats.
@@ -61,6 +70,7 @@ pub(crate) fn run(
     out: &mut Printer<'_>,
     args: &CheckArgs,
     host: Option<rulebook::Host>,
+    views: Option<std::thread::ScopedJoinHandle<'_, ToolViews>>,
 ) -> ExitCode {
     let book = out.book;
     let config = match rulebook_check::config::load(book.cwd()) {
@@ -88,7 +98,14 @@ pub(crate) fn run(
             return ExitCode::from(2);
         }
     };
-    let report = rulebook_check::check(book, &options);
+    let report = match views {
+        Some(views) => rulebook_check::check_with_views(book, &options, || {
+            views
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        }),
+        None => rulebook_check::check(book, &options),
+    };
     let (errors, warnings, infos) = (
         report.count(Severity::Error),
         report.count(Severity::Warning),

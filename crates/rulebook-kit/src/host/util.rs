@@ -3,6 +3,9 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rulebook_registry::SharedReads;
 
 use globset::{GlobBuilder, GlobSetBuilder};
 
@@ -29,17 +32,84 @@ impl Visited {
 /// `rulebook_hosts::emulate`), so a 3 GiB AGENTS.md cannot take 3 GiB.
 pub const MAX_READ: u64 = 1024 * 1024;
 
+thread_local! {
+    /// The shared reads in force on this thread ([`with_shared_reads`]).
+    static SHARED: std::cell::RefCell<Option<Arc<SharedReads>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `shared` in force on this thread: the reads of this module in it take a
+/// file kept there instead of reading it, and keep each file they read whole. The reads in
+/// force before are in force again after, `f` panicking or not.
+pub fn with_shared_reads<R>(shared: Arc<SharedReads>, f: impl FnOnce() -> R) -> R {
+    /// Puts back the reads in force before, when dropped.
+    struct Restore(Option<Arc<SharedReads>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            SHARED.with(|s| *s.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(SHARED.with(|s| s.borrow_mut().replace(shared)));
+    f()
+}
+
+/// The shared reads in force on this thread, if any.
+fn shared() -> Option<Arc<SharedReads>> {
+    SHARED.with(|s| s.borrow().clone())
+}
+
+/// `f` of the bytes of a regular file (at most [`MAX_READ`] of them), or `None` (missing,
+/// not a regular file, unreadable), as [`read`] reads them: without copying a file the
+/// shared reads in force hold.
+pub fn read_with<R>(path: &Path, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+    let Some(shared) = shared() else {
+        return crate::ReadPolicy::Tool.read_bytes(path).map(|b| f(&b));
+    };
+    if let Some(bytes) = shared.get(path) {
+        return Some(f(&bytes));
+    }
+    let bytes = crate::ReadPolicy::Tool.read_bytes(path)?;
+    // Fewer bytes than the bound: the whole file.
+    if (bytes.len() as u64) < MAX_READ {
+        shared.keep(path, &bytes);
+    }
+    Some(f(&bytes))
+}
+
 /// The bytes of a regular file (at most [`MAX_READ`] of them), or `None` (missing, not a
 /// regular file, unreadable): [`ReadPolicy::Tool`](crate::ReadPolicy::Tool), how every
-/// emulation reads.
+/// emulation reads (through the shared reads in force: [`with_shared_reads`]).
 pub fn read(path: &Path) -> Option<Vec<u8>> {
-    crate::ReadPolicy::Tool.read_bytes(path)
+    if shared().is_none() {
+        return crate::ReadPolicy::Tool.read_bytes(path);
+    }
+    read_with(path, <[u8]>::to_vec)
 }
 
 /// The text of a regular file, invalid UTF-8 replaced by U+FFFD (as `String::from_utf8_lossy`
 /// and Node's `readFile(..., "utf-8")` both do).
 pub fn read_text(path: &Path) -> Option<String> {
-    read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
+    if shared().is_none() {
+        // The bytes become the text, not copied, when they are UTF-8.
+        return crate::ReadPolicy::Tool.read_bytes(path).map(|b| {
+            String::from_utf8(b)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        });
+    }
+    read_with(path, |b| match std::str::from_utf8(b) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(b).into_owned(),
+    })
+}
+
+/// The length of the file at `path` (following links), as `stat().size`: from the shared
+/// reads in force when they hold it.
+pub fn length(path: &Path) -> Option<u64> {
+    if let Some(bytes) = shared().and_then(|s| s.get(path)) {
+        return Some(bytes.len() as u64);
+    }
+    std::fs::metadata(path).ok().map(|m| m.len())
 }
 
 /// Whether `path` names a regular file (following links), as `stat().isFile()`.

@@ -1,0 +1,148 @@
+//! The bytes of the files one discovery read, kept for the tools' views that run after it
+//! ([`SharedReads`]): a `check` reads each rule file once, not once for discovery and once
+//! more for each tool that reads it.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
+
+/// The whole bytes of files read by one run, by the path they were read at, up to a bound
+/// on the bytes held ([`SharedReads::new`]). A reader that finds a file here takes its
+/// bytes instead of reading it again; one that does not reads it as it would have, and may
+/// keep it. Whether a file is here changes how long a reader takes, never what it reads:
+/// only a file read whole, at most [`SharedReads::MAX_FILE`] bytes, is kept, and a file
+/// past the bound is not.
+///
+/// The bytes are those of the file when it was kept: share them between readers of one
+/// run (a discovery and the views beside it), not across runs.
+///
+/// ```
+/// use rulebook_registry::SharedReads;
+/// use std::path::Path;
+///
+/// let reads = SharedReads::new(8);
+/// assert!(reads.keep(Path::new("/p/a.md"), b"12345"));
+/// assert!(!reads.keep(Path::new("/p/b.md"), b"6789")); // past the bound of 8 bytes
+/// assert_eq!(reads.get(Path::new("/p/a.md")).as_deref(), Some(&b"12345"[..]));
+/// assert_eq!(reads.get(Path::new("/p/b.md")), None);
+/// assert_eq!((reads.len(), reads.bytes()), (1, 5));
+/// ```
+#[derive(Debug)]
+pub struct SharedReads {
+    /// By the path's bytes (hashing a `Path` walks its components).
+    files: RwLock<HashMap<OsString, Arc<[u8]>>>,
+    held: AtomicUsize,
+    bound: usize,
+}
+
+impl SharedReads {
+    /// The largest file kept: the most bytes of a file a tool's view reads (1 MiB), so
+    /// that a file kept is one such a view would have read whole.
+    pub const MAX_FILE: usize = 1024 * 1024;
+
+    /// The bound a run keeps by default: 64 MiB of file bytes (every file of a tree of
+    /// 30,000 rules of 2 KiB).
+    pub const DEFAULT_BOUND: usize = 64 * 1024 * 1024;
+
+    /// An empty store that holds at most `bound` bytes of files.
+    pub fn new(bound: usize) -> Self {
+        Self {
+            files: RwLock::new(HashMap::new()),
+            held: AtomicUsize::new(0),
+            bound,
+        }
+    }
+
+    /// Keeps `bytes`, the whole of the file read at `path`, when they are at most
+    /// [`SharedReads::MAX_FILE`] long and fit in the bound; says whether they were kept.
+    /// A path kept already keeps its first bytes.
+    pub fn keep(&self, path: &Path, bytes: &[u8]) -> bool {
+        if bytes.len() > Self::MAX_FILE {
+            return false;
+        }
+        let fits = self
+            .held
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                held.checked_add(bytes.len()).filter(|&h| h <= self.bound)
+            })
+            .is_ok();
+        if !fits {
+            return false;
+        }
+        let mut files = self.files.write().unwrap_or_else(PoisonError::into_inner);
+        if files.contains_key(path.as_os_str()) {
+            drop(files);
+            self.held.fetch_sub(bytes.len(), Ordering::Relaxed);
+            return false;
+        }
+        files.insert(path.as_os_str().to_owned(), Arc::from(bytes));
+        true
+    }
+
+    /// The bytes kept for `path` (exactly as given: no path is resolved), if any.
+    pub fn get(&self, path: &Path) -> Option<Arc<[u8]>> {
+        self.files
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(path.as_os_str())
+            .cloned()
+    }
+
+    /// How many files are kept.
+    pub fn len(&self) -> usize {
+        self.files
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether no file is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many bytes of files are kept.
+    pub fn bytes(&self) -> usize {
+        self.held.load(Ordering::Relaxed)
+    }
+}
+
+/// One store is equal to itself alone (a context that shares its reads with another
+/// store is another context).
+impl PartialEq for SharedReads {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for SharedReads {}
+
+impl Default for SharedReads {
+    /// A store with [`SharedReads::DEFAULT_BOUND`].
+    fn default() -> Self {
+        Self::new(Self::DEFAULT_BOUND)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_too_large_or_past_the_bound_is_not_kept_and_the_first_bytes_stay() {
+        let reads = SharedReads::new(SharedReads::MAX_FILE + 10);
+        let big = vec![b'x'; SharedReads::MAX_FILE + 1];
+        assert!(!reads.keep(Path::new("big"), &big));
+        assert!(reads.keep(Path::new("a"), b"first"));
+        assert!(!reads.keep(Path::new("a"), b"second"));
+        assert_eq!(reads.get(Path::new("a")).as_deref(), Some(&b"first"[..]));
+        assert_eq!(reads.bytes(), 5);
+        // The bound counts what is held: one file of 1 MiB still fits, the next does not.
+        assert!(reads.keep(Path::new("b"), &big[..SharedReads::MAX_FILE]));
+        assert!(!reads.keep(Path::new("c"), b"123456"));
+        assert_eq!(reads.len(), 2);
+        assert_eq!(reads.bytes(), SharedReads::MAX_FILE + 5);
+    }
+}
