@@ -252,6 +252,8 @@ impl ToolViews {
     /// reads is kept for the views after it and for the duplicate finding (up to
     /// [`SharedReads::DEFAULT_BOUND`] bytes).
     pub fn read(project: &Project, hosts: &[Host]) -> Self {
+        // This thread's core is taken: a discovery beside it does not count on it.
+        let _busy = rulebook::stages::registry::cores::Busy::enter();
         let shared = Arc::new(SharedReads::default());
         let options =
             HostOptions::for_project(project.clone()).share_reads(Some(Arc::clone(&shared)));

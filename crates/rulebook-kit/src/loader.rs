@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::PoisonError;
 
 use rulebook_fs::{ReadOptions, RuleReader, walk_rules_dir};
 use rulebook_registry::{FileLoad, LoadContext, LoadResult, Mechanisms, ReadMemo};
@@ -249,12 +250,100 @@ impl FileLoader {
         };
         out.diagnostics.extend(walked.diagnostics);
         out.items.reserve(walked.files.len());
-        let mut reader = RuleReader::new();
         let key = self.memo_key(level, project_root);
         // Each path moved into its rule, not copied.
-        for path in walked.files.into_iter().filter(|p| keep(p)) {
-            let name = name(&path);
-            self.load_one(&mut reader, path, name, level, &checked, key, out);
+        let files: Vec<(PathBuf, String)> = walked
+            .files
+            .into_iter()
+            .filter(|p| keep(p))
+            .map(|p| {
+                let name = name(&p);
+                (p, name)
+            })
+            .collect();
+        self.load_files(files, level, &checked, key, out);
+    }
+
+    /// The fewest files of one folder read on more than one thread: below, a thread costs
+    /// more than it saves.
+    const PARALLEL_FROM: usize = 512;
+
+    /// The files of one batch of a folder read on several threads.
+    const BATCH: usize = 64;
+
+    /// Loads `files` (each with its name) in their order. A folder of many files is read a
+    /// batch at a time, and while one of the machine's cores is idle
+    /// ([`rulebook_registry::cores::idle`]: the other providers are loaded already) a
+    /// helper thread takes batches too, up to one a core; each batch's rules and findings
+    /// are put back in the files' order, so the result is the same as one thread's.
+    fn load_files(
+        &self,
+        files: Vec<(PathBuf, String)>,
+        level: Level,
+        options: &ReadOptions,
+        key: u64,
+        out: &mut LoadResult<Rule>,
+    ) {
+        use std::sync::Mutex;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        if files.len() < Self::PARALLEL_FROM {
+            let mut reader = RuleReader::new();
+            for (path, name) in files {
+                self.load_one(&mut reader, path, name, level, options, key, out);
+            }
+            return;
+        }
+        let mut batches: Vec<Mutex<Vec<(PathBuf, String)>>> = Vec::new();
+        let mut files = files.into_iter();
+        loop {
+            let batch: Vec<_> = files.by_ref().take(Self::BATCH).collect();
+            if batch.is_empty() {
+                break;
+            }
+            batches.push(Mutex::new(batch));
+        }
+        let done: Vec<Mutex<LoadResult<Rule>>> = batches
+            .iter()
+            .map(|_| Mutex::new(LoadResult::default()))
+            .collect();
+        let next = AtomicUsize::new(0);
+        // Loads the next batch; false when none is left.
+        let load_batch = |reader: &mut RuleReader| {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(batch) = batches.get(i) else {
+                return false;
+            };
+            let batch = std::mem::take(&mut *batch.lock().unwrap_or_else(PoisonError::into_inner));
+            let mut part = LoadResult::default();
+            part.items.reserve(batch.len());
+            for (path, name) in batch {
+                self.load_one(reader, path, name, level, options, key, &mut part);
+            }
+            *done[i].lock().unwrap_or_else(PoisonError::into_inner) = part;
+            true
+        };
+        let most_helpers = std::thread::available_parallelism().map_or(0, |n| n.get() - 1);
+        std::thread::scope(|scope| {
+            let mut reader = RuleReader::new();
+            let mut helpers = 0;
+            loop {
+                if helpers < most_helpers && rulebook_registry::cores::idle() {
+                    helpers += 1;
+                    scope.spawn(|| {
+                        let _busy = rulebook_registry::cores::Busy::enter();
+                        let mut reader = RuleReader::new();
+                        while load_batch(&mut reader) {}
+                    });
+                }
+                if !load_batch(&mut reader) {
+                    break;
+                }
+            }
+        });
+        for part in done {
+            let part = part.into_inner().unwrap_or_else(PoisonError::into_inner);
+            out.items.extend(part.items);
+            out.diagnostics.extend(part.diagnostics);
         }
     }
 

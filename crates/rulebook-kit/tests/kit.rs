@@ -759,3 +759,61 @@ impl rulebook_kit::host::Tool for AnyTool {
         rulebook_kit::host::HostView::new(rulebook_kit::host::Host::new(&AnyTool))
     }
 }
+
+/// A folder of many rule files is read on several threads while cores are idle, a batch
+/// at a time: the rules and the findings come out in the files' order all the same, each
+/// finding beside its file's place (every seventh file is broken YAML).
+#[test]
+fn a_folder_read_on_several_threads_gives_what_one_thread_gives() {
+    use rulebook_kit::{FileLoader, LoadResult, Profile};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(tmp.path()).unwrap();
+    let rules = root.join(".cursor/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    let files = 1_000;
+    for i in 0..files {
+        let text = if i % 7 == 3 {
+            format!("---\ndescription: [unclosed {i}\n---\nBody {i}\n")
+        } else {
+            format!("---\ndescription: Rule {i}\nglobs: src/{i}/**\n---\nBody {i}\n")
+        };
+        std::fs::write(rules.join(format!("r{i:04}.mdc")), text).unwrap();
+    }
+    let ctx = LoadContext::new(&root, root.join("home")).profile(Profile::Extended);
+    let loader = FileLoader::new(&ctx, "cursor", "Cursor", CURSOR);
+    let load = || {
+        let mut out = LoadResult::default();
+        loader.load_dir(
+            &rules,
+            &["mdc"],
+            rulebook_kit::Level::Project,
+            Some(&root),
+            &mut out,
+        );
+        out
+    };
+    let out = load();
+    let names: Vec<&str> = out.items.iter().map(|r| r.name.as_str()).collect();
+    let mut expected: Vec<String> = (0..files).map(|i| format!("r{i:04}")).collect();
+    expected.sort();
+    assert_eq!(names, expected);
+    for (i, rule) in out.items.iter().enumerate() {
+        assert_eq!(&*rule.content, format!("Body {i}"), "{}", rule.name);
+    }
+    // Findings by file, in the files' order.
+    let paths: Vec<String> = out
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.path.as_ref())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    assert!(paths.contains(&"r0003.mdc".to_owned()), "{paths:?}");
+    // The same again, however the threads ran.
+    let again = load();
+    assert_eq!(again.items, out.items);
+    assert_eq!(again.diagnostics, out.diagnostics);
+}

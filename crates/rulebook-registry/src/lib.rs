@@ -58,6 +58,7 @@
 //! assert_eq!(loaded.all.len(), 4); // the low-priority "b" is kept, shadowed
 //! ```
 
+pub mod cores;
 mod memo;
 pub mod rules;
 mod shared;
@@ -1136,6 +1137,7 @@ impl<C: Capability> Registry<C> {
             std::thread::scope(|scope| {
                 for _ in 0..workers {
                     scope.spawn(|| {
+                        let _busy = cores::Busy::enter();
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(provider) = enabled.get(i) else {
