@@ -830,6 +830,78 @@ mod tests {
         session.await.unwrap().unwrap();
     }
 
+    /// A save through a temporary file renamed over the rule (as many editors save) is a
+    /// change of the rule's text: the subscriber hears of it, and the rule is put in place
+    /// in the snapshot the server holds (the same one, not one built anew). The wait is a
+    /// hang's deadline, not a timing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_save_through_a_renamed_file_updates_the_rule_in_place() {
+        static REFRESHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        fn bump() {
+            REFRESHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let rules = project.join(".cursor/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::write(
+            rules.join("style.mdc"),
+            "---\nalwaysApply: true\n---\nOne\n",
+        )
+        .unwrap();
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .debounce(Duration::from_millis(50))
+                .after_refresh(bump)
+                .watch(true),
+        );
+        let (mut client, session) = connect(server.clone());
+        client.initialize().await;
+        client.send_notification("notifications/initialized").await;
+        client
+            .call("resources/subscribe", json!({"uri": "rule://style"}))
+            .await;
+        // The watcher's first refresh (what changed while the watches were set) is over.
+        tokio::time::timeout(Duration::from_secs(20), async {
+            while REFRESHED.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the first refresh ends");
+        let held = {
+            let probe = server.clone();
+            tokio::task::spawn_blocking(move || std::sync::Arc::as_ptr(&probe.snapshot()) as usize)
+                .await
+                .unwrap()
+        };
+        let tmp = rules.join(".style.mdc.tmp");
+        std::fs::write(&tmp, "---\nalwaysApply: true\n---\nTwo\n").unwrap();
+        std::fs::rename(&tmp, rules.join("style.mdc")).unwrap();
+        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
+            .await
+            .expect("the save is noticed");
+        assert_eq!(note["method"], "notifications/resources/updated");
+        assert_eq!(note["params"]["uri"], "rule://style");
+        let read = client
+            .call("resources/read", json!({"uri": "rule://style"}))
+            .await;
+        assert_eq!(read["result"]["contents"][0]["text"], "Two");
+        let now = tokio::task::spawn_blocking(move || {
+            std::sync::Arc::as_ptr(&server.snapshot()) as usize
+        })
+        .await
+        .unwrap();
+        assert_eq!(
+            now, held,
+            "the rule was put in place, not the snapshot built anew"
+        );
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
+
     /// The hook of `ServeOptions::after_refresh` runs after each refresh of the watcher,
     /// before the client hears of it (`rulebook mcp` gives memory back there).
     #[tokio::test]

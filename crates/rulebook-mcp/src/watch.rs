@@ -112,6 +112,46 @@ impl Scope {
             )
     }
 
+    /// The event as files that came, went or were renamed ([`Kind::Files`]), when it is
+    /// one about files (no folder, no kind left unknown).
+    fn files(&self, event: &notify::Event) -> Option<Kind> {
+        use notify::event::{CreateKind, ModifyKind, RemoveKind, RenameMode};
+        // The paths the event made (created, or renamed to).
+        let made: Vec<&PathBuf> = match event.kind {
+            EventKind::Create(CreateKind::File)
+            | EventKind::Modify(ModifyKind::Name(RenameMode::To)) => event.paths.iter().collect(),
+            EventKind::Modify(ModifyKind::Name(RenameMode::Both)) => {
+                event.paths.get(1).into_iter().collect()
+            }
+            EventKind::Remove(RemoveKind::File)
+            | EventKind::Modify(
+                ModifyKind::Name(RenameMode::From) | ModifyKind::Data(_) | ModifyKind::Metadata(_),
+            ) => Vec::new(),
+            _ => return None,
+        };
+        let (mut known, mut others) = (BTreeSet::new(), BTreeSet::new());
+        for path in &event.paths {
+            if self.watched.contains(path) {
+                return None;
+            }
+            if self.files.contains(&file_key(path)) {
+                known.insert(path.clone());
+            } else {
+                others.insert(path.clone());
+            }
+        }
+        let made = made
+            .into_iter()
+            .filter(|p| others.contains(*p))
+            .cloned()
+            .collect();
+        Some(Kind::Files {
+            known,
+            others,
+            made,
+        })
+    }
+
     fn relevant(&self, path: &Path, kind: EventKind) -> bool {
         if path.components().any(
             |c| matches!(c, Component::Normal(name) if name == ".git" || name == "node_modules"),
@@ -160,6 +200,17 @@ enum Kind {
     /// Only the content of these files, already read: they are read again, every other
     /// rule is kept, the tree is not walked.
     Contents(BTreeSet<PathBuf>),
+    /// Files (no folder) were created, removed, renamed or written, some of them not read
+    /// before: `known` the files the snapshot read, `others` the other paths, `made` those
+    /// of them created or renamed to in the burst. Once the burst is over
+    /// ([`Kind::settled`]), when every known file is a file again and every other path was
+    /// made in the burst and is gone (an editor's save through a temporary file renamed
+    /// over the rule, or a backup renamed away), only the known files' contents changed.
+    Files {
+        known: BTreeSet<PathBuf>,
+        others: BTreeSet<PathBuf>,
+        made: BTreeSet<PathBuf>,
+    },
     /// Anything else (a file or directory came, went or was renamed, an ignore file
     /// changed): the tree is walked again.
     Tree,
@@ -173,8 +224,74 @@ impl Kind {
                 a.extend(b);
                 Self::Contents(a)
             }
+            (
+                Self::Contents(a),
+                Self::Files {
+                    mut known,
+                    others,
+                    made,
+                },
+            )
+            | (
+                Self::Files {
+                    mut known,
+                    others,
+                    made,
+                },
+                Self::Contents(a),
+            ) => {
+                known.extend(a);
+                Self::Files {
+                    known,
+                    others,
+                    made,
+                }
+            }
+            (
+                Self::Files {
+                    mut known,
+                    mut others,
+                    mut made,
+                },
+                Self::Files {
+                    known: k,
+                    others: o,
+                    made: m,
+                },
+            ) => {
+                known.extend(k);
+                others.extend(o);
+                made.extend(m);
+                Self::Files {
+                    known,
+                    others,
+                    made,
+                }
+            }
             _ => Self::Tree,
         }
+    }
+
+    /// What the burst changed, now that it is over: `None` when nothing that was read is
+    /// different (a file made and gone again); files seen come and go read again as
+    /// contents when the tree is as it was (see [`Kind::Files`]).
+    fn settled(self) -> Option<Self> {
+        let Self::Files {
+            known,
+            others,
+            made,
+        } = self
+        else {
+            return Some(self);
+        };
+        let is_file = |p: &PathBuf| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+        let gone = |p: &PathBuf| {
+            std::fs::symlink_metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        };
+        if !(known.iter().all(is_file) && others.iter().all(|p| made.contains(p) && gone(p))) {
+            return Some(Self::Tree);
+        }
+        (!known.is_empty()).then_some(Self::Contents(known))
     }
 }
 
@@ -251,7 +368,7 @@ pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
             let _ = tx.send(if contents {
                 Kind::Contents(event.paths.into_iter().collect())
             } else {
-                Kind::Tree
+                scope.files(&event).unwrap_or(Kind::Tree)
             });
         }
     };
@@ -320,23 +437,28 @@ pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
                 }
             }
             let refreshing = server.clone();
-            let walked = seen == Kind::Tree;
-            let Some(changes) = worker
+            let Some((changes, walked)) = worker
                 .run(move || {
+                    let seen = seen.settled();
+                    let walked = seen == Some(Kind::Tree);
                     let changes = match seen {
-                        Kind::Contents(files) => refreshing.refresh_contents(files),
-                        Kind::Tree => refreshing.refresh(),
+                        // Nothing read changed: nothing to tell.
+                        None => return (None, false),
+                        Some(Kind::Contents(files)) => refreshing.refresh_contents(files),
+                        Some(_) => refreshing.refresh(),
                     };
                     if let Some(hook) = refreshing.serve_options().after_refresh {
                         hook();
                     }
-                    changes
+                    (Some(changes), walked)
                 })
                 .await
             else {
                 return;
             };
-            server.notify(&changes).await;
+            if let Some(changes) = changes {
+                server.notify(&changes).await;
+            }
             rewatch_now = walked;
         }
     });
@@ -474,5 +596,104 @@ mod tests {
         );
         assert_eq!(contents(&["/a"]).and(Kind::Tree), Kind::Tree);
         assert_eq!(Kind::Tree.and(contents(&["/a"])), Kind::Tree);
+    }
+
+    /// Editors that save through a temporary file renamed over the rule (and those that
+    /// rename the rule to a backup first) leave the tree as it was: the burst is a change of
+    /// the rule's contents. A file that came and stayed, a rule that went, a path gone that
+    /// the burst did not make, or a folder, walks the tree again.
+    #[test]
+    fn a_save_through_a_file_renamed_over_the_rule_changes_contents_only() {
+        use notify::event::{CreateKind, DataChange, ModifyKind, RemoveKind, RenameMode};
+        let dir = tempfile::tempdir().unwrap();
+        let rules = dir.path().join(".cursor/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        let rule = rules.join("a.mdc");
+        std::fs::write(&rule, "---\nalwaysApply: true\n---\nA\n").unwrap();
+        let scope = Scope {
+            cwd: dir.path().to_path_buf(),
+            names: [OsString::from(".cursor")].into(),
+            files: [file_key(&rule)].into(),
+            watched: [rules.clone()].into(),
+            ..Scope::default()
+        };
+        let event = |kind: EventKind, paths: &[&Path]| {
+            let event = paths
+                .iter()
+                .fold(notify::Event::new(kind), |e, p| e.add_path(p.to_path_buf()));
+            if paths.iter().all(|p| scope.content_only(p, kind)) {
+                Kind::Contents(event.paths.into_iter().collect())
+            } else {
+                scope.files(&event).unwrap_or(Kind::Tree)
+            }
+        };
+        let burst = |kinds: Vec<Kind>| kinds.into_iter().reduce(Kind::and).unwrap().settled();
+        let only_the_rule = Some(Kind::Contents([rule.clone()].into()));
+        let create = EventKind::Create(CreateKind::File);
+        let data = EventKind::Modify(ModifyKind::Data(DataChange::Content));
+        let both = EventKind::Modify(ModifyKind::Name(RenameMode::Both));
+        let remove = EventKind::Remove(RemoveKind::File);
+
+        // Written to a temporary file, renamed over the rule.
+        let tmp = rules.join(".a.mdc.swp");
+        std::fs::write(&tmp, "B").unwrap();
+        std::fs::rename(&tmp, &rule).unwrap();
+        let saved = vec![
+            event(create, &[&tmp]),
+            event(data, &[&tmp]),
+            event(both, &[&tmp, &rule]),
+        ];
+        assert_eq!(burst(saved), only_the_rule);
+
+        // The rule renamed to a backup, the new text renamed in, the backup removed.
+        let (tmp, old) = (
+            rules.join("a.mdc___jb_tmp___"),
+            rules.join("a.mdc___jb_old___"),
+        );
+        std::fs::write(&tmp, "C").unwrap();
+        std::fs::rename(&rule, &old).unwrap();
+        std::fs::rename(&tmp, &rule).unwrap();
+        std::fs::remove_file(&old).unwrap();
+        let saved = vec![
+            event(create, &[&tmp]),
+            event(both, &[&rule, &old]),
+            event(both, &[&tmp, &rule]),
+            event(remove, &[&old]),
+        ];
+        assert_eq!(burst(saved), only_the_rule);
+
+        // A file made and gone again changed nothing read.
+        let scratch = rules.join("4913");
+        assert_eq!(
+            burst(vec![event(create, &[&scratch]), event(remove, &[&scratch])]),
+            None
+        );
+
+        // A new rule file that stays.
+        let new = rules.join("b.mdc");
+        std::fs::write(&new, "B").unwrap();
+        assert_eq!(burst(vec![event(create, &[&new])]), Some(Kind::Tree));
+        std::fs::remove_file(&new).unwrap();
+        // A path gone that the burst did not make (a file renamed away).
+        let away = EventKind::Modify(ModifyKind::Name(RenameMode::From));
+        assert_eq!(burst(vec![event(away, &[&new])]), Some(Kind::Tree));
+        // The rule itself gone.
+        std::fs::rename(&rule, &old).unwrap();
+        assert_eq!(burst(vec![event(both, &[&rule, &old])]), Some(Kind::Tree));
+        std::fs::rename(&old, &rule).unwrap();
+        // A folder, or a watched directory renamed.
+        let folder = EventKind::Create(CreateKind::Folder);
+        assert_eq!(
+            burst(vec![event(folder, &[&rules.join("sub")])]),
+            Some(Kind::Tree)
+        );
+        assert_eq!(burst(vec![event(away, &[&rules])]), Some(Kind::Tree));
+        // Contents and files together: both read again.
+        let with_data = vec![
+            event(data, &[&rule]),
+            event(create, &[&scratch]),
+            event(remove, &[&scratch]),
+        ];
+        assert_eq!(burst(with_data), only_the_rule);
     }
 }
