@@ -960,6 +960,19 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
             save(format!("{text}\nmoved {i}\n"))
         })
         .collect();
+    // Saved as many editors save: a temporary file beside the rule, renamed over it.
+    let renamed: Vec<Duration> = (0..n)
+        .filter_map(|i| {
+            drain();
+            let tmp = path.with_extension("mdc.tmp");
+            std::fs::write(&tmp, format!("{original}\nrenamed {i}\n")).ok()?;
+            std::fs::rename(&tmp, &path).ok()?;
+            let start = Instant::now();
+            let at = wait(&updated, minute)?;
+            std::thread::sleep(Duration::from_millis(2 * DEBOUNCE_MS));
+            Some(at.saturating_duration_since(start))
+        })
+        .collect();
     let _ = std::fs::write(&path, &original);
     std::thread::sleep(Duration::from_millis(2 * DEBOUNCE_MS));
     // A rule file created, then deleted: the tree is discovered anew.
@@ -1007,6 +1020,11 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         (
             moved,
             "a save changing its frontmatter, the rule moved to another bucket (updated in place)",
+            updated,
+        ),
+        (
+            renamed,
+            "a save through a temporary file renamed over the rule (updated in place)",
             updated,
         ),
         (
