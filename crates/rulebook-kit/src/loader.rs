@@ -275,7 +275,8 @@ impl FileLoader {
     /// batch at a time, and while one of the machine's cores is idle
     /// ([`rulebook_registry::cores::idle`]: the other providers are loaded already) a
     /// helper thread takes batches too, up to one a core; each batch's rules and findings
-    /// are put back in the files' order, so the result is the same as one thread's.
+    /// are put back in the files' order as soon as the batches before it are, so the result
+    /// is the same as one thread's, and no more is held.
     fn load_files(
         &self,
         files: Vec<(PathBuf, String)>,
@@ -302,10 +303,8 @@ impl FileLoader {
             }
             batches.push(Mutex::new(batch));
         }
-        let done: Vec<Mutex<LoadResult<Rule>>> = batches
-            .iter()
-            .map(|_| Mutex::new(LoadResult::default()))
-            .collect();
+        let done: Vec<Mutex<Option<LoadResult<Rule>>>> =
+            batches.iter().map(|_| Mutex::new(None)).collect();
         let next = AtomicUsize::new(0);
         // Loads the next batch; false when none is left.
         let load_batch = |reader: &mut RuleReader| {
@@ -319,8 +318,21 @@ impl FileLoader {
             for (path, name) in batch {
                 self.load_one(reader, path, name, level, options, key, &mut part);
             }
-            *done[i].lock().unwrap_or_else(PoisonError::into_inner) = part;
+            *done[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(part);
             true
+        };
+        // Moves the batches loaded, in order, into `out`: a batch waits only for the ones
+        // before it (the rules are never held twice over).
+        let mut appended = 0;
+        let mut append_done = |out: &mut LoadResult<Rule>| {
+            while let Some(slot) = done.get(appended) {
+                let Some(part) = slot.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+                    break;
+                };
+                out.items.extend(part.items);
+                out.diagnostics.extend(part.diagnostics);
+                appended += 1;
+            }
         };
         let most_helpers = std::thread::available_parallelism().map_or(0, |n| n.get() - 1);
         std::thread::scope(|scope| {
@@ -338,13 +350,10 @@ impl FileLoader {
                 if !load_batch(&mut reader) {
                     break;
                 }
+                append_done(out);
             }
         });
-        for part in done {
-            let part = part.into_inner().unwrap_or_else(PoisonError::into_inner);
-            out.items.extend(part.items);
-            out.diagnostics.extend(part.diagnostics);
-        }
+        append_done(out);
     }
 
     /// Loads the rule files directly in `dir` (not in its subdirectories), named by file
