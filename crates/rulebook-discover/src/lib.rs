@@ -341,7 +341,9 @@ impl<T: ProviderTable> Options<T> {
         self
     }
 
-    /// Loads providers one after the other instead of in parallel.
+    /// Loads providers one after the other instead of in parallel, and every file on the
+    /// calling thread ([`LoadContext::one_thread`]): a provider reads a folder of many
+    /// files on no helper thread either.
     #[must_use]
     pub fn sequential(mut self, yes: bool) -> Self {
         self.sequential = yes;
@@ -392,7 +394,8 @@ impl<T: ProviderTable> Options<T> {
     pub fn load_context_for(&self, project: &Project) -> LoadContext {
         let mut ctx = LoadContext::for_project(project)
             .profile(self.profile)
-            .mechanisms(Mechanisms::for_profile(self.profile));
+            .mechanisms(Mechanisms::for_profile(self.profile))
+            .one_thread(self.sequential);
         if let Some(bytes) = self.max_file_size {
             ctx = ctx.max_file_size(bytes);
         }

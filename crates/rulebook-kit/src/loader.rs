@@ -13,6 +13,10 @@ use crate::{Dialect, FileText, ImportOptions, Owned, build, expand_imports};
 
 /// Loads rule files for one provider.
 #[derive(Debug, Clone)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "a builder's switches, each independent of the others"
+)]
 pub struct FileLoader {
     provider: String,
     provider_name: String,
@@ -24,6 +28,7 @@ pub struct FileLoader {
     memo: Option<ReadMemo>,
     only: Option<std::sync::Arc<std::collections::BTreeSet<PathBuf>>>,
     shared_reads: Option<std::sync::Arc<rulebook_registry::SharedReads>>,
+    one_thread: bool,
 }
 
 /// A hash of `parts`: the key a load is remembered by ([`ReadMemo`]).
@@ -54,6 +59,7 @@ impl FileLoader {
             memo: ctx.memo.clone(),
             only: ctx.only.clone(),
             shared_reads: ctx.shared_reads.clone(),
+            one_thread: ctx.one_thread,
         }
     }
 
@@ -276,7 +282,8 @@ impl FileLoader {
     /// ([`rulebook_registry::cores::idle`]: the other providers are loaded already) a
     /// helper thread takes batches too, up to one a core; each batch's rules and findings
     /// are put back in the files' order as soon as the batches before it are, so the result
-    /// is the same as one thread's, and no more is held.
+    /// is the same as one thread's, and no more is held. A context of one thread
+    /// ([`LoadContext::one_thread`]) takes no helper. Says how many helpers it took.
     fn load_files(
         &self,
         files: Vec<(PathBuf, String)>,
@@ -284,15 +291,15 @@ impl FileLoader {
         options: &ReadOptions,
         key: u64,
         out: &mut LoadResult<Rule>,
-    ) {
+    ) -> usize {
         use std::sync::Mutex;
         use std::sync::atomic::{AtomicUsize, Ordering};
-        if files.len() < Self::PARALLEL_FROM {
+        if self.one_thread || files.len() < Self::PARALLEL_FROM {
             let mut reader = RuleReader::new();
             for (path, name) in files {
                 self.load_one(&mut reader, path, name, level, options, key, out);
             }
-            return;
+            return 0;
         }
         let mut batches: Vec<Mutex<Vec<(PathBuf, String)>>> = Vec::new();
         let mut files = files.into_iter();
@@ -335,9 +342,9 @@ impl FileLoader {
             }
         };
         let most_helpers = std::thread::available_parallelism().map_or(0, |n| n.get() - 1);
+        let mut helpers = 0;
         std::thread::scope(|scope| {
             let mut reader = RuleReader::new();
-            let mut helpers = 0;
             loop {
                 if helpers < most_helpers && rulebook_registry::cores::idle() {
                     helpers += 1;
@@ -354,6 +361,7 @@ impl FileLoader {
             }
         });
         append_done(out);
+        helpers
     }
 
     /// Loads the rule files directly in `dir` (not in its subdirectories), named by file
@@ -658,4 +666,45 @@ pub fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A context of one thread reads a folder of many files on no helper (a server keeps
+    /// its snapshots in one malloc arena so), and gives what the helpers give.
+    #[test]
+    fn a_context_of_one_thread_reads_on_no_helper() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let files: Vec<(PathBuf, String)> = (0..FileLoader::PARALLEL_FROM + 100)
+            .map(|i| {
+                let path = root.join(format!("r{i:04}.md"));
+                std::fs::write(&path, format!("---\ndescription: R{i}\n---\nBody {i}\n")).unwrap();
+                (path, format!("r{i:04}"))
+            })
+            .collect();
+        let load = |ctx: &LoadContext| {
+            use crate::coerce::{AlwaysApplyPolicy, DescriptionPolicy, FieldPolicy, GlobsPolicy};
+            let policy = FieldPolicy::new(
+                DescriptionPolicy::StringOnly,
+                AlwaysApplyPolicy::OnlyTrue,
+                GlobsPolicy::StringsOnly,
+            );
+            let loader = FileLoader::new(ctx, "p", "P", policy);
+            let options = loader.read_options(Level::Project, Some(&root));
+            let mut out = LoadResult::default();
+            let helpers = loader.load_files(files.clone(), Level::Project, &options, 0, &mut out);
+            (helpers, out)
+        };
+        let ctx = LoadContext::new(&root, root.join("home"));
+        let (alone, one) = load(&ctx.clone().one_thread(true));
+        assert_eq!(alone, 0);
+        let (helpers, many) = load(&ctx);
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        assert!(helpers < cores, "{helpers} helpers on {cores} cores");
+        assert_eq!(many.items, one.items);
+        assert_eq!(one.items.len(), files.len());
+    }
 }

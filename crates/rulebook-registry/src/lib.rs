@@ -267,6 +267,10 @@ pub struct LoadContext {
     /// Where the bytes of each rule file read are kept for the readers that come after
     /// discovery (the tools' views of a `check`: [`SharedReads`]); `None`: nothing is kept.
     pub shared_reads: Option<std::sync::Arc<SharedReads>>,
+    /// Loads on the calling thread alone: a provider reads a folder of many files on no
+    /// helper thread ([`cores`]). A server that keeps every snapshot in one malloc arena
+    /// wants this; discovery's own `sequential` option sets it.
+    pub one_thread: bool,
 }
 
 impl LoadContext {
@@ -291,6 +295,7 @@ impl LoadContext {
             memo: None,
             only: None,
             shared_reads: None,
+            one_thread: false,
         }
     }
 
@@ -375,6 +380,13 @@ impl LoadContext {
     #[must_use]
     pub fn share_reads(mut self, reads: std::sync::Arc<SharedReads>) -> Self {
         self.shared_reads = Some(reads);
+        self
+    }
+
+    /// Loads on the calling thread alone ([`LoadContext::one_thread`]).
+    #[must_use]
+    pub fn one_thread(mut self, yes: bool) -> Self {
+        self.one_thread = yes;
         self
     }
 
