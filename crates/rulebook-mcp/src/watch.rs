@@ -272,9 +272,9 @@ impl Kind {
         }
     }
 
-    /// What the burst changed, now that it is over: `None` when nothing that was read is
-    /// different (a file made and gone again); files seen come and go read again as
-    /// contents when the tree is as it was (see [`Kind::Files`]).
+    /// What the burst changed, now that it is over: files that came and went are a change
+    /// of the known files' contents when the tree is as it was ([`Kind::Files`]), else of
+    /// the tree; `None` when no file read was touched (a file made and gone again).
     fn settled(self) -> Option<Self> {
         let Self::Files {
             known,
