@@ -495,18 +495,7 @@ fn memory_row(metric: String, bytes: u64, tree: &Tree) -> Row {
 fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
     for tree in trees.iter().filter(|t| t.rules >= 1000) {
         // The median of nine runs of `rulebook ARGS` on the tree, as a process.
-        let run = |args: &[&str]| {
-            time(9, || {
-                Command::new(bin)
-                    .args(args)
-                    .arg("--cwd")
-                    .arg(tree.dir.join("project"))
-                    .arg("--home")
-                    .arg(tree.dir.join("home"))
-                    .output()
-                    .map_or(0, |o| o.stdout.len())
-            })
-        };
+        let run = |args: &[&str]| time(9, || run_on_tree(bin, tree, args));
         // `compare` builds one table of every tool's view: the views cost what `check`'s
         // do, and the table must add no more than a linear pass over the rows.
         let (list, compare) = (run(&["list", "--json"]), run(&["compare"]));
@@ -567,18 +556,7 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
 /// duplicate-load` and `list --json` in the same interleaved run: the tools' views that
 /// `duplicate-load` needs, on a tree only the tools that read Cursor's folders see.
 fn check_cursor_only(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
-    let run = |args: &'static [&'static str]| {
-        move || {
-            Command::new(bin)
-                .args(args)
-                .arg("-C")
-                .arg(tree.dir.join("project"))
-                .arg("--home")
-                .arg(tree.dir.join("home"))
-                .output()
-                .map_or(0, |o| o.stdout.len())
-        }
-    };
+    let run = |args: &'static [&'static str]| move || run_on_tree(bin, tree, args);
     let (check, ignoring, list) = interleaved(
         9,
         run(&["check"]),
@@ -646,16 +624,7 @@ fn skills(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
             vec!["list".to_owned(), "--as".to_owned(), "codex".to_owned()],
         ),
     ] {
-        let d = time(9, || {
-            Command::new(bin)
-                .args(&args)
-                .arg("-C")
-                .arg(tree.dir.join("project"))
-                .arg("--home")
-                .arg(tree.dir.join("home"))
-                .output()
-                .map_or(0, |o| o.stdout.len())
-        });
+        let d = time(9, || run_on_tree(bin, tree, &args));
         rows.push(Row {
             metric: format!("{what} as a process, {} skills", tree.rules),
             value: ms(d),
@@ -663,6 +632,19 @@ fn skills(tree: &Tree, bin: &Path, rows: &mut Vec<Row>) {
             pass: None,
         });
     }
+}
+
+/// `rulebook ARGS -C TREE/project --home TREE/home` as a process, to its end: the length
+/// of what it printed (0 when it cannot start).
+fn run_on_tree<S: AsRef<std::ffi::OsStr>>(bin: &Path, tree: &Tree, args: &[S]) -> usize {
+    Command::new(bin)
+        .args(args)
+        .arg("-C")
+        .arg(tree.dir.join("project"))
+        .arg("--home")
+        .arg(tree.dir.join("home"))
+        .output()
+        .map_or(0, |o| o.stdout.len())
 }
 
 /// `rulebook -C TREE/project --home TREE/home mcp ARGS` as a process, with its standard

@@ -112,6 +112,18 @@ impl Scope {
             )
     }
 
+    /// What a relevant event changed: the contents of files already read, files that came
+    /// and went, or the tree.
+    fn kind(&self, event: notify::Event) -> Kind {
+        let contents =
+            !event.paths.is_empty() && event.paths.iter().all(|p| self.content_only(p, event.kind));
+        if contents {
+            Kind::Contents(event.paths.into_iter().collect())
+        } else {
+            self.files(&event).unwrap_or(Kind::Tree)
+        }
+    }
+
     /// The event as files that came, went or were renamed ([`Kind::Files`]), when it is
     /// one about files (no folder, no kind left unknown).
     fn files(&self, event: &notify::Event) -> Option<Kind> {
@@ -360,16 +372,7 @@ pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
         }
         let scope = in_handler.read().unwrap_or_else(PoisonError::into_inner);
         if event.paths.is_empty() || event.paths.iter().any(|p| scope.relevant(p, event.kind)) {
-            let contents = !event.paths.is_empty()
-                && event
-                    .paths
-                    .iter()
-                    .all(|p| scope.content_only(p, event.kind));
-            let _ = tx.send(if contents {
-                Kind::Contents(event.paths.into_iter().collect())
-            } else {
-                scope.files(&event).unwrap_or(Kind::Tree)
-            });
+            let _ = tx.send(scope.kind(event));
         }
     };
     let config = notify::Config::default().with_follow_symlinks(false);
@@ -618,14 +621,11 @@ mod tests {
             ..Scope::default()
         };
         let event = |kind: EventKind, paths: &[&Path]| {
-            let event = paths
-                .iter()
-                .fold(notify::Event::new(kind), |e, p| e.add_path(p.to_path_buf()));
-            if paths.iter().all(|p| scope.content_only(p, kind)) {
-                Kind::Contents(event.paths.into_iter().collect())
-            } else {
-                scope.files(&event).unwrap_or(Kind::Tree)
-            }
+            scope.kind(
+                paths
+                    .iter()
+                    .fold(notify::Event::new(kind), |e, p| e.add_path(p.to_path_buf())),
+            )
         };
         let burst = |kinds: Vec<Kind>| kinds.into_iter().reduce(Kind::and).unwrap().settled();
         let only_the_rule = Some(Kind::Contents([rule.clone()].into()));
