@@ -63,7 +63,10 @@
 //! `rulebook-ttsr`, `rulebook-match`, `rulebook-prompt`, `rulebook-protocol`) and `dirs`
 //! for the default home.
 
+mod files;
 mod skills;
+
+pub use files::FilesUpdate;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

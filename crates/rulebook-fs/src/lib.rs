@@ -55,4 +55,7 @@ pub use read::{
     read_bytes_inside, read_prefix, read_rule, read_rule_file, same_bytes,
 };
 pub use rulebook_rule::DEFAULT_MAX_FILE_SIZE;
-pub use walk::{MAX_NESTED_ENTRIES, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, Walked, walk_rules_dir};
+pub use walk::{
+    MAX_NESTED_ENTRIES, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, Walked, walk_rules_dir,
+    walk_rules_dir_only,
+};

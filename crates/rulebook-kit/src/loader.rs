@@ -237,21 +237,9 @@ impl FileLoader {
             }
         }
         let walked = match &self.only {
-            // Loading only some files: those of them under `dir` with an extension asked for.
-            Some(only) => rulebook_fs::Walked {
-                files: only
-                    .iter()
-                    .filter(|p| {
-                        p.starts_with(dir)
-                            && (extensions == ["*"]
-                                || p.extension()
-                                    .is_some_and(|e| extensions.iter().any(|x| e == *x)))
-                    })
-                    .cloned()
-                    .collect(),
-                linked: Vec::new(),
-                diagnostics: Vec::new(),
-            },
+            // Loading only some files: those of them the walk of `dir` would list, found
+            // by the same walk led straight to them.
+            Some(only) => rulebook_fs::walk_rules_dir_only(dir, extensions, only),
             None => walk_rules_dir(dir, extensions),
         };
         out.diagnostics.extend(walked.diagnostics);
@@ -449,8 +437,14 @@ impl FileLoader {
         project_root: Option<&Path>,
         out: &mut LoadResult<Rule>,
     ) -> Option<usize> {
-        if self.only.as_ref().is_some_and(|only| !only.contains(path)) {
-            return None;
+        if let Some(only) = &self.only {
+            if !only.contains(path) {
+                return None;
+            }
+            // Loaded by name, not found by a walk: said to whoever asked for it.
+            if let Some(memo) = &self.memo {
+                memo.record_probe(path);
+            }
         }
         match std::fs::symlink_metadata(path) {
             Ok(_) => {}

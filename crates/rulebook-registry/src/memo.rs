@@ -89,6 +89,8 @@ struct Table {
     files: HashMap<(PathBuf, u64), Record>,
     keys: std::collections::BTreeSet<u64>,
     reloads: HashMap<u64, Arc<Reload>>,
+    /// The files a loader loaded by name ([`ReadMemo::record_probe`]).
+    probes: std::collections::HashSet<PathBuf>,
 }
 
 /// How one discovery loaded each rule file: a provider's `FileLoader` records each load
@@ -208,6 +210,40 @@ impl ReadMemo {
             }
         }
         loaded
+    }
+
+    /// Records that a loader loading only some files (`LoadContext::only`) loaded the one
+    /// at `path` by its name, not as one of the files a walk of a rules directory found:
+    /// where it goes among a provider's rules is the provider's to say, not the walk's
+    /// order.
+    pub fn record_probe(&self, path: &Path) {
+        self.table().probes.insert(path.to_path_buf());
+    }
+
+    /// Whether a loader loaded the file at `path` by name ([`ReadMemo::record_probe`]).
+    pub fn probed(&self, path: &Path) -> bool {
+        self.table().probes.contains(path)
+    }
+
+    /// Whether a loader loaded the file at `path`.
+    pub fn loaded(&self, path: &Path) -> bool {
+        let table = self.table();
+        let mut at = (path.to_path_buf(), 0);
+        table.keys.iter().any(|&key| {
+            at.1 = key;
+            table.files.contains_key(&at)
+        })
+    }
+
+    /// Forgets every load of the file at `path` (it is gone).
+    pub fn forget(&self, path: &Path) {
+        let mut table = self.table();
+        let mut at = (path.to_path_buf(), 0);
+        let keys: Vec<u64> = table.keys.iter().copied().collect();
+        for key in keys {
+            at.1 = key;
+            table.files.remove(&at);
+        }
     }
 
     /// Takes every load `other` recorded (files loaded again on their own) in place of this

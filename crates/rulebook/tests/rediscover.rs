@@ -273,3 +273,114 @@ fn every_update_in_place_of_the_fixtures_is_what_a_fresh_discovery_finds() {
     eprintln!("{in_place} updates in place");
     assert!(in_place > 20, "only {in_place} updates in place");
 }
+
+/// Puts the files `made` and `gone` in place in `book` when it can be done, else discovers
+/// anew; checks that the book then says what a fresh discovery says. Whether it was done
+/// in place.
+fn files_changed(
+    book: &mut Rulebook,
+    options: &Options,
+    (project, home): (&Path, &Path),
+    made: &[std::path::PathBuf],
+    gone: &[std::path::PathBuf],
+) -> bool {
+    let fresh = Rulebook::discover(project, Some(home), options);
+    let Some(update) = book.files_update(options, made, gone) else {
+        *book = fresh;
+        return false;
+    };
+    assert!(book.apply_files_update(update));
+    assert_eq!(
+        whole(book),
+        whole(&fresh),
+        "made {made:?}, gone {gone:?} ({:?})",
+        book.profile()
+    );
+    true
+}
+
+/// Every rule file of every fixture tree deleted and written again, a new file written
+/// beside it (first and last of its folder) and deleted, and the file renamed: each change
+/// put in place leaves the book as a fresh discovery finds it, in both profiles. This holds
+/// the providers run on a new file alone to what they make of it among all the others,
+/// and its place among their rules to the walk's.
+#[test]
+fn every_file_created_or_deleted_in_place_of_the_fixtures_is_what_a_fresh_discovery_finds() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let (mut in_place, mut changes) = (0, 0);
+    for fixture in std::fs::read_dir(&fixtures).unwrap() {
+        let fixture = fixture.unwrap().path();
+        if !fixture.join("project").is_dir() || !fixture.join("home").is_dir() {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        copy_tree(&fixture, &root);
+        let (project, home) = (root.join("project"), root.join("home"));
+        let at = (project.as_path(), home.as_path());
+        for profile in [Profile::Extended, Profile::Reference] {
+            let options = Options::new().profile(profile).keep_reads(true);
+            let mut book = Rulebook::discover(&project, Some(&home), &options);
+            let mut paths: Vec<std::path::PathBuf> = book
+                .all()
+                .iter()
+                .map(|e| e.item.path.clone())
+                .filter(|p| p.starts_with(&root))
+                .collect();
+            paths.dedup();
+            for path in paths {
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                if std::fs::symlink_metadata(&path)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+                {
+                    continue;
+                }
+                let one = |p: &Path| vec![p.to_path_buf()];
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                // Deleted, then written again.
+                std::fs::remove_file(&path).unwrap();
+                in_place += usize::from(files_changed(&mut book, &options, at, &[], &one(&path)));
+                std::fs::write(&path, &text).unwrap();
+                in_place += usize::from(files_changed(&mut book, &options, at, &one(&path), &[]));
+                // A new file before and after every other of its folder, then gone.
+                for new in [format!("0-new-{name}"), format!("~new-{name}")] {
+                    let new = path.with_file_name(new);
+                    std::fs::write(&new, &text).unwrap();
+                    in_place +=
+                        usize::from(files_changed(&mut book, &options, at, &one(&new), &[]));
+                    std::fs::remove_file(&new).unwrap();
+                    in_place +=
+                        usize::from(files_changed(&mut book, &options, at, &[], &one(&new)));
+                }
+                // Renamed, and back.
+                let renamed = path.with_file_name(format!("renamed-{name}"));
+                std::fs::rename(&path, &renamed).unwrap();
+                in_place += usize::from(files_changed(
+                    &mut book,
+                    &options,
+                    at,
+                    &one(&renamed),
+                    &one(&path),
+                ));
+                std::fs::rename(&renamed, &path).unwrap();
+                in_place += usize::from(files_changed(
+                    &mut book,
+                    &options,
+                    at,
+                    &one(&path),
+                    &one(&renamed),
+                ));
+                changes += 8;
+            }
+        }
+    }
+    eprintln!("{in_place} of {changes} changes in place");
+    assert!(
+        in_place > changes / 4,
+        "only {in_place} of {changes} in place"
+    );
+}

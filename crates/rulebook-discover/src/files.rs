@@ -1,0 +1,355 @@
+//! Rule files that came and went, put in place in a book without discovering again
+//! ([`Rulebook::files_update`], [`Rulebook::apply_files_update`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use rulebook_partition::{Placement, Rejection, partition};
+use rulebook_registry::{Capability, Entry, ReadMemo, RuleCapability, Status};
+use rulebook_rule::{DiagnosticCode, Rule};
+
+use crate::{Options, ProviderTable, Rulebook};
+
+/// Rule files created and rule files deleted, read and checked against one book, to be put
+/// in place with [`Rulebook::apply_files_update`].
+#[derive(Debug)]
+pub struct FilesUpdate {
+    /// The memo of the book the update was made for.
+    memo: ReadMemo,
+    /// How the new files were loaded.
+    fresh: ReadMemo,
+    /// The files gone.
+    gone: Vec<PathBuf>,
+    /// The rules of the new files: the provider, the rule and its placement.
+    made: Vec<(String, Rule, Placement)>,
+}
+
+impl FilesUpdate {
+    /// The names of the rules that go away.
+    pub fn removed<'a>(&'a self, book: &'a Rulebook) -> impl Iterator<Item = &'a str> + 'a {
+        book.loaded
+            .all
+            .iter()
+            .filter(|e| self.gone.contains(&e.item.path))
+            .map(|e| e.item.name.as_str())
+    }
+
+    /// The rules that come.
+    pub fn added(&self) -> impl Iterator<Item = &Rule> + '_ {
+        self.made.iter().map(|(_, rule, _)| rule)
+    }
+
+    /// Whether no rule comes or goes (the files were none of a provider's).
+    pub fn is_empty(&self) -> bool {
+        self.made.is_empty() && self.gone.is_empty()
+    }
+}
+
+/// Whether `rule` is, or was refused as, a TTSR trigger (the trigger registry holds those).
+fn trigger(rule: &Rule) -> bool {
+    !rule.condition.is_empty() || rule.ttsr_trigger.is_some()
+}
+
+impl Rulebook {
+    /// The rules of this book after the files `made` were created and the files `gone`
+    /// deleted, each file of a rules directory that already held rules of the same provider
+    /// in the same folder: to be put in place with [`Rulebook::apply_files_update`] without
+    /// walking the tree or reading any other file.
+    ///
+    /// Each new file is loaded by every provider as discovery would load it, the walk of
+    /// its rules directory led straight to it ([`LoadContext::only`]), and goes among its
+    /// provider's rules of that folder in the walk's order (by path). The update is made
+    /// only when what discovery would give is certain:
+    ///
+    /// - no file is one whose name the walk below the working directory looks for
+    ///   (`AGENTS.md`, `.cursor`, …), a skill's, or one a book's finding is about, and the
+    ///   book's walks were not cut short;
+    /// - a new file is a plain file, found by a walk (not loaded by name), by providers
+    ///   that make each rule of its file alone ([`FileLoader::content_blind`]), giving one
+    ///   valid rule of a name no other rule has, no TTSR trigger, and no finding; its
+    ///   provider's rules of that folder lie together in path order;
+    /// - a gone file's rules were active, stood for no other rule (none shadowed by them,
+    ///   none the same file), and were no TTSR trigger.
+    ///
+    /// `options` are the ones the book was discovered with (`None` for another profile, or
+    /// when the book kept no reads: [`Options::keep_reads`]). `None` otherwise: discover
+    /// again then.
+    ///
+    /// [`LoadContext::only`]: rulebook_registry::LoadContext::only
+    /// [`FileLoader::content_blind`]: rulebook_kit::FileLoader::content_blind
+    pub fn files_update<T: ProviderTable>(
+        &self,
+        options: &Options<T>,
+        made: &[PathBuf],
+        gone: &[PathBuf],
+    ) -> Option<FilesUpdate> {
+        if options.profile != self.profile {
+            return None;
+        }
+        let memo = self.memo.as_ref()?;
+        let registry = options.registry();
+        let names = registry.nested_names();
+        let skill_names = options.skill_registry().nested_names();
+        let said = |path: &Path| {
+            self.diagnostics
+                .iter()
+                .any(|d| d.path.as_deref() == Some(path))
+        };
+        // A cut walk may have left out the very file that comes.
+        if self
+            .diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::WalkFailed)
+        {
+            return None;
+        }
+        let mut all: Vec<&PathBuf> = made.iter().chain(gone).collect();
+        all.sort();
+        all.dedup();
+        if all.len() != made.len() + gone.len() {
+            return None;
+        }
+        for path in all {
+            let name = path.file_name()?.to_str()?;
+            let skill = name.eq_ignore_ascii_case("SKILL.md")
+                || skill_names.iter().any(|n| n == name)
+                || self
+                    .skills
+                    .all
+                    .iter()
+                    .any(|s| path.starts_with(s.item.folder()));
+            if names.iter().any(|n| n == name) || skill || said(path) {
+                return None;
+            }
+        }
+        // The files gone: their rules leave, and nothing else changes.
+        for path in gone {
+            if std::fs::symlink_metadata(path).is_ok() {
+                return None;
+            }
+            let at: Vec<usize> = (0..self.loaded.all.len())
+                .filter(|&i| self.loaded.all[i].item.path == *path)
+                .collect();
+            if at.is_empty() {
+                if memo.loaded(path) {
+                    return None;
+                }
+                continue;
+            }
+            let stands_for = self.loaded.all.iter().any(|e| match e.status {
+                Status::Shadowed { by } | Status::SameFile { by } => at.contains(&by),
+                _ => false,
+            });
+            let linked_here = self.loaded.all.iter().any(|e| {
+                e.item.path != *path && RuleCapability::real_path(&e.item) == Some(path.as_path())
+            });
+            if stands_for
+                || linked_here
+                || at.iter().any(|&i| {
+                    let entry = &self.loaded.all[i];
+                    entry.status != Status::Active || trigger(&entry.item)
+                })
+            {
+                return None;
+            }
+        }
+        let mut update = FilesUpdate {
+            memo: memo.clone(),
+            fresh: ReadMemo::default(),
+            gone: gone.to_vec(),
+            made: Vec::new(),
+        };
+        if made.is_empty() {
+            return Some(update);
+        }
+        for path in made {
+            let plain = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+            if !plain || memo.loaded(path) || self.loaded.all.iter().any(|e| e.item.path == *path) {
+                return None;
+            }
+        }
+        // Every enabled provider of the profile, on the new files alone.
+        let mut ctx = options
+            .load_context(&self.cwd, &self.home)
+            .memo(update.fresh.clone())
+            .only(made.iter().cloned());
+        if let Some(walk) = &self.walk {
+            ctx = ctx.nested_shared(Arc::clone(&walk.by_name));
+        }
+        let mut rules: Vec<(String, Rule)> = Vec::new();
+        for info in registry.infos() {
+            let Some(provider) = registry.provider(&info.id) else {
+                continue;
+            };
+            if !provider.info().serves(self.profile) {
+                continue;
+            }
+            let result = provider.load(&ctx).ok()?;
+            if result.diagnostics.iter().any(|d| {
+                d.path
+                    .as_deref()
+                    .is_some_and(|p| made.iter().any(|m| m == p))
+            }) {
+                return None;
+            }
+            for rule in result.items {
+                if made.contains(&rule.path) {
+                    rules.push((info.id.clone(), rule));
+                }
+            }
+        }
+        for path in made {
+            if update.fresh.probed(path)
+                || (update.fresh.loaded(path) && !update.fresh.reloadable(path))
+            {
+                return None;
+            }
+        }
+        for (provider, rule) in rules {
+            let taken = self.loaded.all.iter().any(|e| e.item.name == rule.name);
+            if taken || trigger(&rule) || RuleCapability::validate(&rule).is_err() {
+                return None;
+            }
+            let mut placed = partition(std::iter::once(&rule), self.profile, |_| {
+                Err(Rejection::DuplicateName)
+            });
+            if !placed.diagnostics.is_empty() {
+                return None;
+            }
+            let placement = placed.placements.pop()?;
+            update.made.push((provider, rule, placement));
+        }
+        let mut seen = std::collections::HashSet::new();
+        if !update
+            .made
+            .iter()
+            .all(|(_, r, _)| seen.insert(r.name.as_str()))
+        {
+            return None;
+        }
+        // Each new rule's place: among its provider's rules of its folder, which lie
+        // together in path order.
+        for (provider, rule, _) in &update.made {
+            block(&self.loaded.all, provider, &rule.path, &update.gone)?;
+        }
+        Some(update)
+    }
+
+    /// Puts `update` ([`Rulebook::files_update`]) in place: the gone files' rules leave, the
+    /// new ones come, every position that follows moves. `false` (nothing changed) when the
+    /// update was made for another book.
+    pub fn apply_files_update(&mut self, update: FilesUpdate) -> bool {
+        if self.memo.as_ref() != Some(&update.memo) {
+            return false;
+        }
+        // Every place is checked before anything moves: the update is all or nothing.
+        let mut gone_at: Vec<usize> = (0..self.loaded.all.len())
+            .filter(|&i| update.gone.contains(&self.loaded.all[i].item.path))
+            .collect();
+        gone_at.sort_unstable();
+        for &i in gone_at.iter().rev() {
+            self.remove_entry(i);
+        }
+        for path in &update.gone {
+            update.memo.forget(path);
+        }
+        for (provider, rule, placement) in update.made {
+            // Found by `files_update` on this book with the gone files' rules left out, and
+            // neither removing them nor inserting a rule before changes the block.
+            let Some(at) = block(&self.loaded.all, &provider, &rule.path, &[]) else {
+                continue;
+            };
+            self.insert_entry(
+                at,
+                Entry {
+                    item: rule,
+                    provider,
+                    status: Status::Active,
+                },
+                placement,
+            );
+        }
+        update.memo.absorb(&update.fresh);
+        // The globs' and `rule://` indexes are built again when asked for; bytes kept of
+        // the files read are stale.
+        self.globs = OnceLock::new();
+        self.urls = OnceLock::new();
+        self.shared_reads = None;
+        true
+    }
+
+    /// Removes the active entry at `i` of every rule, and its placement.
+    fn remove_entry(&mut self, i: usize) {
+        let entry = self.loaded.all.remove(i);
+        if let Ok(active) = self.loaded.active.binary_search(&i) {
+            self.loaded.active.remove(active);
+            if active < self.partition.placements.len() {
+                self.partition.placements.remove(active);
+            }
+        }
+        for at in &mut self.loaded.active {
+            if *at > i {
+                *at -= 1;
+            }
+        }
+        for e in &mut self.loaded.all {
+            if let Status::Shadowed { by } | Status::SameFile { by } = &mut e.status {
+                if *by > i {
+                    *by -= 1;
+                }
+            }
+        }
+        if !self.loaded.all.iter().any(|e| e.provider == entry.provider) {
+            self.loaded.providers.retain(|p| *p != entry.provider);
+        }
+    }
+
+    /// Inserts `entry`, active, at `i` of every rule, with its placement.
+    fn insert_entry(&mut self, i: usize, entry: Entry<Rule>, placement: Placement) {
+        for at in &mut self.loaded.active {
+            if *at >= i {
+                *at += 1;
+            }
+        }
+        for e in &mut self.loaded.all {
+            if let Status::Shadowed { by } | Status::SameFile { by } = &mut e.status {
+                if *by >= i {
+                    *by += 1;
+                }
+            }
+        }
+        let active = self.loaded.active.partition_point(|&at| at < i);
+        self.loaded.active.insert(active, i);
+        self.partition
+            .placements
+            .insert(active.min(self.partition.placements.len()), placement);
+        self.loaded.all.insert(i.min(self.loaded.all.len()), entry);
+    }
+}
+
+/// Where a rule of `provider` read from `path` goes among `all`: its provider's rules of
+/// `path`'s folder (and below) lie together in path order (the order of the walk that
+/// found them), and it goes among them by its path. `None` when there are none, or they
+/// do not lie so. The rules of the files `gone` are left out: the index is the one once
+/// they have left.
+fn block(all: &[Entry<Rule>], provider: &str, path: &Path, gone: &[PathBuf]) -> Option<usize> {
+    let folder = path.parent()?;
+    let kept = |i: usize| !gone.contains(&all[i].item.path);
+    let at: Vec<usize> = (0..all.len())
+        .filter(|&i| kept(i) && all[i].provider == provider && all[i].item.path.starts_with(folder))
+        .collect();
+    let (&first, &last) = (at.first()?, at.last()?);
+    if (first..=last).filter(|&i| kept(i)).count() != at.len()
+        || at.windows(2).any(|w| all[w[0]].item.path >= all[w[1]].item.path)
+        // One of them at least in the folder itself, found by the same walk.
+        || !at.iter().any(|&i| all[i].item.path.parent() == Some(folder))
+    {
+        return None;
+    }
+    let at = at
+        .iter()
+        .find(|&&i| all[i].item.path > *path)
+        .copied()
+        .unwrap_or(last + 1);
+    Some(at - (0..at).filter(|&i| !kept(i)).count())
+}
