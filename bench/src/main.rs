@@ -957,7 +957,7 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         .collect();
     let _ = std::fs::write(&path, &original);
     std::thread::sleep(Duration::from_millis(2 * DEBOUNCE_MS));
-    // A rule file created, then deleted: the tree is discovered anew.
+    // A rule file created, then deleted, beside the others of its folder: put in place.
     let listed = |m: &serde_json::Value| m["method"] == "notifications/resources/list_changed";
     let created: Vec<Duration> = (0..n.div_ceil(4) * 2)
         .filter_map(|i| {
@@ -1011,7 +1011,7 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         ),
         (
             created,
-            "a rule file created or deleted (the tree discovered anew)",
+            "a rule file created or deleted beside others (put in place)",
             listed,
         ),
     ] {

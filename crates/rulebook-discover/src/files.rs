@@ -22,15 +22,18 @@ pub struct FilesUpdate {
     gone: Vec<PathBuf>,
     /// The rules of the new files: the provider, the rule and its placement.
     made: Vec<(String, Rule, Placement)>,
+    /// Whether paths compare by their bytes ([`plain`]).
+    bytes: bool,
 }
 
 impl FilesUpdate {
     /// The names of the rules that go away.
     pub fn removed<'a>(&'a self, book: &'a Rulebook) -> impl Iterator<Item = &'a str> + 'a {
+        let compare = Compare { bytes: self.bytes };
         book.loaded
             .all
             .iter()
-            .filter(|e| self.gone.contains(&e.item.path))
+            .filter(move |e| self.gone.iter().any(|g| compare.same(g, &e.item.path)))
             .map(|e| e.item.name.as_str())
     }
 
@@ -42,6 +45,65 @@ impl FilesUpdate {
     /// Whether no rule comes or goes (the files were none of a provider's).
     pub fn is_empty(&self) -> bool {
         self.made.is_empty() && self.gone.is_empty()
+    }
+}
+
+/// Whether `path`'s bytes are its components joined by single separators (no empty
+/// component, no `.`, no separator at the end; Unix only): two plain paths are equal, and
+/// one lies below another, exactly when their bytes say so, which is cheaper to ask than
+/// their components (a tenth of an update at 100,000 rules went to comparing components).
+pub(crate) fn plain(path: &Path) -> bool {
+    if !cfg!(unix) {
+        return false;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let body = bytes.strip_prefix(b"/").unwrap_or(bytes);
+    !body.is_empty()
+        && body
+            .split(|&b| b == b'/')
+            .all(|c| !c.is_empty() && c != b".")
+}
+
+/// How paths are compared in one update: by their bytes when every path involved is
+/// [`plain`], else by their components.
+#[derive(Clone, Copy)]
+struct Compare {
+    bytes: bool,
+}
+
+impl Compare {
+    fn same(self, a: &Path, b: &Path) -> bool {
+        if self.bytes {
+            a.as_os_str() == b.as_os_str()
+        } else {
+            a == b
+        }
+    }
+
+    /// Whether `path` lies below `folder` (or is it).
+    fn under(self, path: &Path, folder: &Path) -> bool {
+        if !self.bytes {
+            return path.starts_with(folder);
+        }
+        let (path, folder) = (
+            path.as_os_str().as_encoded_bytes(),
+            folder.as_os_str().as_encoded_bytes(),
+        );
+        path.starts_with(folder)
+            && (path.len() == folder.len() || folder.ends_with(b"/") || path[folder.len()] == b'/')
+    }
+
+    /// Whether `path` lies in `folder` itself.
+    fn in_folder(self, path: &Path, folder: &Path) -> bool {
+        if !self.bytes {
+            return path.parent() == Some(folder);
+        }
+        self.under(path, folder) && {
+            let bytes = path.as_os_str().as_encoded_bytes();
+            let folder = folder.as_os_str().as_encoded_bytes();
+            let start = folder.len() + usize::from(!folder.ends_with(b"/"));
+            start < bytes.len() && !bytes[start..].contains(&b'/')
+        }
     }
 }
 
@@ -90,10 +152,13 @@ impl Rulebook {
         let registry = options.registry();
         let names = registry.nested_names();
         let skill_names = options.skill_registry().nested_names();
+        let compare = Compare {
+            bytes: self.plain_paths() && made.iter().chain(gone).all(|p| plain(p)),
+        };
         let said = |path: &Path| {
             self.diagnostics
                 .iter()
-                .any(|d| d.path.as_deref() == Some(path))
+                .any(|d| d.path.as_deref().is_some_and(|p| compare.same(p, path)))
         };
         // A cut walk may have left out the very file that comes.
         if self
@@ -128,7 +193,7 @@ impl Rulebook {
                 return None;
             }
             let at: Vec<usize> = (0..self.loaded.all.len())
-                .filter(|&i| self.loaded.all[i].item.path == *path)
+                .filter(|&i| compare.same(&self.loaded.all[i].item.path, path))
                 .collect();
             if at.is_empty() {
                 if memo.loaded(path) {
@@ -141,7 +206,8 @@ impl Rulebook {
                 _ => false,
             });
             let linked_here = self.loaded.all.iter().any(|e| {
-                e.item.path != *path && RuleCapability::real_path(&e.item) == Some(path.as_path())
+                RuleCapability::real_path(&e.item).is_some_and(|real| compare.same(real, path))
+                    && !compare.same(&e.item.path, path)
             });
             if stands_for
                 || linked_here
@@ -158,12 +224,14 @@ impl Rulebook {
             fresh: ReadMemo::default(),
             gone: gone.to_vec(),
             made: Vec::new(),
+            bytes: compare.bytes,
         };
         if made.is_empty() {
             return Some(update);
         }
         for path in made {
             let plain = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+            let plain = plain && path.is_absolute();
             if !plain || memo.loaded(path) || self.loaded.all.iter().any(|e| e.item.path == *path) {
                 return None;
             }
@@ -230,7 +298,13 @@ impl Rulebook {
         // Each new rule's place: among its provider's rules of its folder, which lie
         // together in path order.
         for (provider, rule, _) in &update.made {
-            block(&self.loaded.all, provider, &rule.path, &update.gone)?;
+            block(
+                &self.loaded.all,
+                provider,
+                &rule.path,
+                &update.gone,
+                compare,
+            )?;
         }
         Some(update)
     }
@@ -242,9 +316,15 @@ impl Rulebook {
         if self.memo.as_ref() != Some(&update.memo) {
             return false;
         }
+        let compare = Compare {
+            bytes: update.bytes,
+        };
         // Every place is checked before anything moves: the update is all or nothing.
         let mut gone_at: Vec<usize> = (0..self.loaded.all.len())
-            .filter(|&i| update.gone.contains(&self.loaded.all[i].item.path))
+            .filter(|&i| {
+                let path = &self.loaded.all[i].item.path;
+                update.gone.iter().any(|g| compare.same(g, path))
+            })
             .collect();
         gone_at.sort_unstable();
         for &i in gone_at.iter().rev() {
@@ -253,10 +333,13 @@ impl Rulebook {
         for path in &update.gone {
             update.memo.forget(path);
         }
+        let new_plain = update.made.iter().all(|(_, rule, _)| {
+            plain(&rule.path) && RuleCapability::real_path(rule).is_none_or(plain)
+        });
         for (provider, rule, placement) in update.made {
             // Found by `files_update` on this book with the gone files' rules left out, and
             // neither removing them nor inserting a rule before changes the block.
-            let Some(at) = block(&self.loaded.all, &provider, &rule.path, &[]) else {
+            let Some(at) = block(&self.loaded.all, &provider, &rule.path, &[], compare) else {
                 continue;
             };
             self.insert_entry(
@@ -270,12 +353,27 @@ impl Rulebook {
             );
         }
         update.memo.absorb(&update.fresh);
+        if !new_plain {
+            self.plain_paths.take();
+        }
         // The globs' and `rule://` indexes are built again when asked for; bytes kept of
         // the files read are stale.
         self.globs = OnceLock::new();
         self.urls = OnceLock::new();
         self.shared_reads = None;
         true
+    }
+
+    /// Whether every path of every rule and finding is [`plain`] (worked out once).
+    fn plain_paths(&self) -> bool {
+        *self.plain_paths.get_or_init(|| {
+            self.loaded.all.iter().all(|e| {
+                plain(&e.item.path) && RuleCapability::real_path(&e.item).is_none_or(plain)
+            }) && self
+                .diagnostics
+                .iter()
+                .all(|d| d.path.as_deref().is_none_or(plain))
+        })
     }
 
     /// Removes the active entry at `i` of every rule, and its placement.
@@ -332,17 +430,25 @@ impl Rulebook {
 /// found them), and it goes among them by its path. `None` when there are none, or they
 /// do not lie so. The rules of the files `gone` are left out: the index is the one once
 /// they have left.
-fn block(all: &[Entry<Rule>], provider: &str, path: &Path, gone: &[PathBuf]) -> Option<usize> {
+fn block(
+    all: &[Entry<Rule>],
+    provider: &str,
+    path: &Path,
+    gone: &[PathBuf],
+    compare: Compare,
+) -> Option<usize> {
     let folder = path.parent()?;
-    let kept = |i: usize| !gone.contains(&all[i].item.path);
+    let kept = |i: usize| !gone.iter().any(|g| compare.same(g, &all[i].item.path));
     let at: Vec<usize> = (0..all.len())
-        .filter(|&i| kept(i) && all[i].provider == provider && all[i].item.path.starts_with(folder))
+        .filter(|&i| {
+            all[i].provider == provider && compare.under(&all[i].item.path, folder) && kept(i)
+        })
         .collect();
     let (&first, &last) = (at.first()?, at.last()?);
     if (first..=last).filter(|&i| kept(i)).count() != at.len()
         || at.windows(2).any(|w| all[w[0]].item.path >= all[w[1]].item.path)
         // One of them at least in the folder itself, found by the same walk.
-        || !at.iter().any(|&i| all[i].item.path.parent() == Some(folder))
+        || !at.iter().any(|&i| compare.in_folder(&all[i].item.path, folder))
     {
         return None;
     }

@@ -567,6 +567,9 @@ pub struct Rulebook {
     globs: OnceLock<(GlobIndex, Vec<Diagnostic>)>,
     /// The resolvable positions in `items`, and the `rule://` index over them.
     urls: OnceLock<(Vec<usize>, UrlIndex)>,
+    /// Whether every path of every rule and finding is plain ([`files::plain`]): their
+    /// bytes then compare as their components do.
+    plain_paths: OnceLock<bool>,
     /// Every skill loaded, with its fate (behaviour.md §14).
     skills: Loaded<Skill>,
     /// The registered skills providers in load order.
@@ -1040,6 +1043,7 @@ impl Rulebook {
             providers: registry.infos(),
             globs: OnceLock::new(),
             urls: OnceLock::new(),
+            plain_paths: OnceLock::new(),
             skills: Loaded {
                 all: Vec::new(),
                 active: Vec::new(),

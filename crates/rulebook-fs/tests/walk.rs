@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use rulebook_fs::{ReadOptions, read_rule_file, walk_rules_dir};
+use rulebook_fs::{ReadOptions, read_rule_file, walk_rules_dir, walk_rules_dir_only};
 use rulebook_rule::DiagnosticCode;
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -219,4 +219,82 @@ fn project_boundary() {
     assert_eq!(diagnostics[0].code, DiagnosticCode::OutsideProject);
     let (text, diagnostics) = read_rule_file(&project.join("inside.md"), &options);
     assert!(text.is_some() && diagnostics.is_empty());
+}
+
+/// The walk led straight to some files lists each of them exactly when the whole walk
+/// does: hidden entries, `node_modules`, other extensions, links, a folder that is a link,
+/// files an ignore file leaves out (below the root or above it), files deeper down. With
+/// no ignore file in reach, the files are told by their paths; with one, by the walk.
+#[test]
+fn a_walk_led_to_some_files_lists_them_as_the_whole_walk_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    let root = top.join("project/.cursor/rules");
+    let files = [
+        "a.mdc",
+        "b.md",
+        "c.txt",
+        ".hidden.mdc",
+        ".hidden/d.mdc",
+        "node_modules/e.mdc",
+        "group/f.mdc",
+        "group/deeper/g.mdc",
+        "ignored/h.mdc",
+        "kept/i.mdc",
+        "kept/j.mdc",
+        "noext",
+        ".mdc",
+    ];
+    for file in files {
+        write(&root, file, "x");
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(root.join("a.mdc"), root.join("link.mdc")).unwrap();
+        std::os::unix::fs::symlink(root.join("group"), root.join("linked")).unwrap();
+        std::os::unix::fs::symlink(root.join("missing.mdc"), root.join("broken.mdc")).unwrap();
+    }
+    let mut candidates: Vec<std::path::PathBuf> = files.iter().map(|f| root.join(f)).collect();
+    candidates.extend(
+        [
+            "link.mdc",
+            "linked/f.mdc",
+            "broken.mdc",
+            "absent.mdc",
+            "group",
+        ]
+        .iter()
+        .map(|f| root.join(f)),
+    );
+    candidates.push(top.join("elsewhere.mdc"));
+    let check = |when: &str| {
+        let whole = walk_rules_dir(&root, &["mdc"]).files;
+        for path in &candidates {
+            let only = [path.clone()].into_iter().collect();
+            let led = walk_rules_dir_only(&root, &["mdc"], &only).files;
+            assert_eq!(
+                led.contains(path),
+                whole.contains(path),
+                "{when}: {}",
+                path.display()
+            );
+            assert!(led.iter().all(|f| f == path), "{when}: {led:?}");
+        }
+        // Several at once, in the walk's order.
+        let only = candidates.iter().cloned().collect();
+        let led = walk_rules_dir_only(&root, &["mdc"], &only).files;
+        assert_eq!(led, whole, "{when}");
+    };
+    check("no ignore file");
+    fs::write(root.join(".ignore"), "ignored/\n").unwrap();
+    check("an ignore file in the root");
+    fs::remove_file(root.join(".ignore")).unwrap();
+    fs::create_dir(top.join("project/.git")).unwrap();
+    fs::write(top.join("project/.gitignore"), "j.mdc\n").unwrap();
+    check("a .gitignore above the root");
+    assert!(
+        !walk_rules_dir(&root, &["mdc"])
+            .files
+            .contains(&root.join("kept/j.mdc"))
+    );
 }

@@ -905,6 +905,93 @@ mod tests {
     /// The hook of `ServeOptions::after_refresh` runs after each refresh of the watcher,
     /// before the client hears of it (`rulebook mcp` gives memory back there).
     #[tokio::test]
+    async fn a_rule_file_created_or_deleted_beside_others_is_put_in_place() {
+        static REFRESHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        fn bump() {
+            REFRESHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let rules = project.join(".cursor/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::write(rules.join("a.mdc"), "---\nalwaysApply: true\n---\nA\n").unwrap();
+        std::fs::write(rules.join("c.mdc"), "---\ndescription: c\n---\nC\n").unwrap();
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .debounce(Duration::from_millis(50))
+                .after_refresh(bump)
+                .watch(true),
+        );
+        let (mut client, session) = connect(server.clone());
+        client.initialize().await;
+        client.send_notification("notifications/initialized").await;
+        tokio::time::timeout(Duration::from_secs(20), async {
+            while REFRESHED.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the first refresh ends");
+        let snapshot = |server: &RulebookServer| {
+            let server = server.clone();
+            tokio::task::spawn_blocking(move || {
+                let fresh = view::resources(&server.serve_options().discover());
+                let current = server.snapshot();
+                let uris = |r: &[view::RuleResource]| -> Vec<String> {
+                    r.iter().map(|r| r.uri.clone()).collect()
+                };
+                (
+                    std::sync::Arc::as_ptr(&current) as usize,
+                    uris(&current.resources),
+                    uris(&fresh),
+                )
+            })
+        };
+        let (held, _, _) = snapshot(&server).await.unwrap();
+
+        // A new rule between the two: listed where a fresh discovery lists it, and read.
+        std::fs::write(rules.join("b.mdc"), "---\ndescription: b\n---\nB\n").unwrap();
+        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
+            .await
+            .expect("the change is noticed");
+        assert_eq!(note["method"], "notifications/resources/list_changed");
+        let (now, listed, fresh) = snapshot(&server).await.unwrap();
+        assert_eq!(listed, fresh);
+        assert!(listed.contains(&"rule://b".to_owned()), "{listed:?}");
+        let read = client
+            .call("resources/read", json!({"uri": "rule://b"}))
+            .await;
+        assert_eq!(read["result"]["contents"][0]["text"], "B");
+        assert_eq!(
+            now, held,
+            "the rule was put in place, not the snapshot built anew"
+        );
+
+        // Deleted: gone from the list, and a subscriber told.
+        client
+            .call("resources/subscribe", json!({"uri": "rule://b"}))
+            .await;
+        std::fs::remove_file(rules.join("b.mdc")).unwrap();
+        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
+            .await
+            .expect("the change is noticed");
+        assert_eq!(note["method"], "notifications/resources/list_changed");
+        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
+            .await
+            .expect("the change is noticed");
+        assert_eq!(note["method"], "notifications/resources/updated");
+        assert_eq!(note["params"]["uri"], "rule://b");
+        let (now, listed, fresh) = snapshot(&server).await.unwrap();
+        assert_eq!(listed, fresh);
+        assert!(!listed.contains(&"rule://b".to_owned()), "{listed:?}");
+        assert_eq!(now, held, "the rule was taken out in place");
+        drop(client);
+        session.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
     async fn the_after_refresh_hook_runs_after_each_refresh() {
         static REFRESHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         fn bump() {

@@ -435,15 +435,31 @@ impl RulebookServer {
     /// made again: requests wait for no more than it.
     fn move_in_place(snapshot: &mut Snapshot, update: rulebook::ContentUpdate) -> Option<Changes> {
         let names: Vec<String> = update.reshaped().map(|(_, r)| r.name.clone()).collect();
-        let before: HashMap<String, Arc<str>> = snapshot
+        let before = Self::rule_texts(snapshot, &names);
+        if !snapshot.book.apply_content_update(update) {
+            return None;
+        }
+        Some(Self::put_back(snapshot, &names, before))
+    }
+
+    /// The texts the resources of the rules `names` serve now, by name.
+    fn rule_texts(snapshot: &Snapshot, names: &[String]) -> HashMap<String, Arc<str>> {
+        snapshot
             .resources
             .iter()
             .filter(|r| names.contains(&r.name) && r.uri.starts_with("rule://"))
             .map(|r| (r.name.clone(), Arc::clone(&r.content)))
-            .collect();
-        if !snapshot.book.apply_content_update(update) {
-            return None;
-        }
+            .collect()
+    }
+
+    /// The resources of the rules `names` (which served the texts `before`) taken out of
+    /// the list and put back where `rule://` now resolves them, the book already updated:
+    /// a linear pass, no list made again. What changed.
+    fn put_back(
+        snapshot: &mut Snapshot,
+        names: &[String],
+        before: HashMap<String, Arc<str>>,
+    ) -> Changes {
         snapshot
             .resources
             .retain(|r| !(names.contains(&r.name) && r.uri.starts_with("rule://")));
@@ -477,7 +493,59 @@ impl RulebookServer {
                 changes.updated.push(uri);
             }
         }
-        Some(changes)
+        changes
+    }
+
+    /// As [`RulebookServer::refresh`], when the files `made` were created (or written
+    /// without having been read) and the files `gone` deleted, and no folder came or went:
+    /// when each is a rule file beside others of its provider
+    /// ([`Rulebook::files_update`]), the snapshot is updated in place, reading only the new
+    /// files: the rules come and go, and their resources with them. That needs the snapshot
+    /// to be held by no request at that moment; else, and for any other change, the tree
+    /// is discovered anew.
+    pub fn refresh_files(&self, made: &[PathBuf], gone: &[PathBuf]) -> Changes {
+        self.files_in_place(made, gone)
+            .map_or_else(|| self.refresh(), |(changes, _)| changes)
+    }
+
+    /// The files `made` and `gone` put in place in the current snapshot, when that can be
+    /// done (see [`RulebookServer::refresh_files`]): what changed, and the files of the
+    /// rules that came.
+    pub(crate) fn files_in_place(
+        &self,
+        made: &[PathBuf],
+        gone: &[PathBuf],
+    ) -> Option<(Changes, Vec<PathBuf>)> {
+        let _one_at_a_time = self
+            .inner
+            .refreshing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        // Read and checked outside the state's lock: requests go on meanwhile.
+        let update =
+            self.loaded()?
+                .book
+                .files_update(&self.inner.serve.discovery_options(), made, gone)?;
+        let mut state = self
+            .inner
+            .state
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let snapshot = Arc::get_mut(state.as_mut()?)?;
+        let names: Vec<String> = update
+            .removed(&snapshot.book)
+            .map(str::to_owned)
+            .chain(update.added().map(|r| r.name.clone()))
+            .collect();
+        let read: Vec<PathBuf> = update.added().map(|r| r.path.clone()).collect();
+        let before = Self::rule_texts(snapshot, &names);
+        if !snapshot.book.apply_files_update(update) {
+            return None;
+        }
+        if names.is_empty() {
+            return Some((Changes::default(), read));
+        }
+        Some((Self::put_back(snapshot, &names, before), read))
     }
 
     /// The client, once it has initialized.

@@ -223,8 +223,16 @@ enum Kind {
         others: BTreeSet<PathBuf>,
         made: BTreeSet<PathBuf>,
     },
-    /// Anything else (a file or directory came, went or was renamed, an ignore file
-    /// changed): the tree is walked again.
+    /// Once a burst of [`Kind::Files`] is over: files that are new (`made`: created, or
+    /// written without having been read) and files read that are gone, and no other
+    /// change. They are put in place when each is a rule file beside others of its
+    /// provider (see `RulebookServer::refresh_files`); else the tree is walked again.
+    Changed {
+        made: BTreeSet<PathBuf>,
+        gone: BTreeSet<PathBuf>,
+    },
+    /// Anything else (a directory came, went or was renamed, an ignore file changed): the
+    /// tree is walked again.
     Tree,
 }
 
@@ -285,8 +293,10 @@ impl Kind {
     }
 
     /// What the burst changed, now that it is over: files that came and went are a change
-    /// of the known files' contents when the tree is as it was ([`Kind::Files`]), else of
-    /// the tree; `None` when no file read was touched (a file made and gone again).
+    /// of the known files' contents when the tree is as it was ([`Kind::Files`]); files
+    /// that are new or gone, and no file read written, are [`Kind::Changed`]; anything else
+    /// is a change of the tree. `None` when no file read was touched (a file made and gone
+    /// again).
     fn settled(self) -> Option<Self> {
         let Self::Files {
             known,
@@ -300,10 +310,27 @@ impl Kind {
         let gone = |p: &PathBuf| {
             std::fs::symlink_metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
         };
-        if !(known.iter().all(is_file) && others.iter().all(|p| made.contains(p) && gone(p))) {
+        if known.iter().all(is_file) && others.iter().all(|p| made.contains(p) && gone(p)) {
+            return (!known.is_empty()).then_some(Self::Contents(known));
+        }
+        // Files that came (and stayed), and files read that went: nothing else.
+        let (went, stayed): (BTreeSet<PathBuf>, BTreeSet<PathBuf>) =
+            known.into_iter().partition(|p| gone(p));
+        let mut came = BTreeSet::new();
+        for path in others {
+            if is_file(&path) {
+                came.insert(path);
+            } else if !gone(&path) {
+                return Some(Self::Tree);
+            }
+        }
+        if !stayed.is_empty() || came.is_empty() && went.is_empty() {
             return Some(Self::Tree);
         }
-        (!known.is_empty()).then_some(Self::Contents(known))
+        Some(Self::Changed {
+            made: came,
+            gone: went,
+        })
     }
 }
 
@@ -440,25 +467,47 @@ pub(crate) fn start(server: &RulebookServer) -> Option<Live> {
                 }
             }
             let refreshing = server.clone();
-            let Some((changes, walked)) = worker
+            let Some((changes, walked, files)) = worker
                 .run(move || {
                     let seen = seen.settled();
-                    let walked = seen == Some(Kind::Tree);
+                    let mut walked = seen == Some(Kind::Tree);
+                    let mut files = None;
                     let changes = match seen {
                         // Nothing read changed: nothing to tell.
-                        None => return (None, false),
+                        None => return (None, false, None),
                         Some(Kind::Contents(files)) => refreshing.refresh_contents(files),
+                        Some(Kind::Changed { made, gone }) => {
+                            let made: Vec<PathBuf> = made.into_iter().collect();
+                            let gone: Vec<PathBuf> = gone.into_iter().collect();
+                            if let Some((changes, read)) = refreshing.files_in_place(&made, &gone) {
+                                // The new files that are rules are files read now.
+                                let read: Vec<u64> = read.iter().map(|p| file_key(p)).collect();
+                                let gone: Vec<u64> = gone.iter().map(|p| file_key(p)).collect();
+                                files = Some((read, gone));
+                                changes
+                            } else {
+                                walked = true;
+                                refreshing.refresh()
+                            }
+                        }
                         Some(_) => refreshing.refresh(),
                     };
                     if let Some(hook) = refreshing.serve_options().after_refresh {
                         hook();
                     }
-                    (Some(changes), walked)
+                    (Some(changes), walked, files)
                 })
                 .await
             else {
                 return;
             };
+            if let Some((read, gone)) = files {
+                let mut scope = scope.write().unwrap_or_else(PoisonError::into_inner);
+                for key in gone {
+                    scope.files.remove(&key);
+                }
+                scope.files.extend(read);
+            }
             if let Some(changes) = changes {
                 server.notify(&changes).await;
             }
@@ -606,7 +655,7 @@ mod tests {
     /// the rule's contents. A file that came and stayed, a rule that went, a path gone that
     /// the burst did not make, or a folder, walks the tree again.
     #[test]
-    fn a_save_through_a_file_renamed_over_the_rule_changes_contents_only() {
+    fn a_burst_is_a_save_files_made_or_gone_or_a_change_of_the_tree() {
         use notify::event::{CreateKind, DataChange, ModifyKind, RemoveKind, RenameMode};
         let dir = tempfile::tempdir().unwrap();
         let rules = dir.path().join(".cursor/rules");
@@ -669,17 +718,33 @@ mod tests {
             None
         );
 
-        // A new rule file that stays.
+        // A new rule file that stays: a file made.
         let new = rules.join("b.mdc");
         std::fs::write(&new, "B").unwrap();
-        assert_eq!(burst(vec![event(create, &[&new])]), Some(Kind::Tree));
+        let changed = |made: &[&PathBuf], gone: &[&PathBuf]| {
+            Some(Kind::Changed {
+                made: made.iter().map(|p| (*p).clone()).collect(),
+                gone: gone.iter().map(|p| (*p).clone()).collect(),
+            })
+        };
+        assert_eq!(burst(vec![event(create, &[&new])]), changed(&[&new], &[]));
+        // With the rule written too: the tree.
+        assert_eq!(
+            burst(vec![event(create, &[&new]), event(data, &[&rule])]),
+            Some(Kind::Tree)
+        );
         std::fs::remove_file(&new).unwrap();
         // A path gone that the burst did not make (a file renamed away).
         let away = EventKind::Modify(ModifyKind::Name(RenameMode::From));
         assert_eq!(burst(vec![event(away, &[&new])]), Some(Kind::Tree));
-        // The rule itself gone.
+        // The rule itself renamed: one file gone, one made.
         std::fs::rename(&rule, &old).unwrap();
-        assert_eq!(burst(vec![event(both, &[&rule, &old])]), Some(Kind::Tree));
+        assert_eq!(
+            burst(vec![event(both, &[&rule, &old])]),
+            changed(&[&old], &[&rule])
+        );
+        // Deleted.
+        assert_eq!(burst(vec![event(remove, &[&rule])]), changed(&[], &[&rule]));
         std::fs::rename(&old, &rule).unwrap();
         // A folder, or a watched directory renamed.
         let folder = EventKind::Create(CreateKind::Folder);
