@@ -124,8 +124,9 @@ impl Rulebook {
     /// only when what discovery would give is certain:
     ///
     /// - no file is one whose name the walk below the working directory looks for
-    ///   (`AGENTS.md`, `.cursor`, …), a skill's, or one a book's finding is about, and the
-    ///   book's walks were not cut short;
+    ///   (`AGENTS.md`, `.cursor`, …), a skill's, one a rule imports or tried to import
+    ///   (`@path` in `CLAUDE.md`: a file of that name), or one a book's finding is about,
+    ///   and the book's walks were not cut short;
     /// - a new file is a plain file, found by a walk (not loaded by name), by providers
     ///   that make each rule of its file alone ([`FileLoader::content_blind`]), giving one
     ///   valid rule of a name no other rule has, no TTSR trigger, and no finding; its
@@ -174,8 +175,37 @@ impl Rulebook {
         if all.len() != made.len() + gone.len() {
             return None;
         }
+        // An import cut by the size budget leaves every later one unsaid.
+        let imports_said: Vec<&str> = self
+            .diagnostics
+            .iter()
+            .filter(|d| {
+                matches!(
+                    d.code,
+                    DiagnosticCode::ImportSkipped | DiagnosticCode::ImportFailed
+                )
+            })
+            .map(|d| d.message.as_str())
+            .collect();
+        if !made.is_empty()
+            && imports_said
+                .iter()
+                .any(|m| m.contains("would add more than"))
+        {
+            return None;
+        }
         for path in all {
             let name = path.file_name()?.to_str()?;
+            // A file a rule imports, or tried to import: that rule changes with it.
+            let imported = self.loaded.all.iter().any(|e| {
+                e.item
+                    .includes
+                    .iter()
+                    .any(|i| i == path || i.file_name() == path.file_name())
+            }) || imports_said.iter().any(|m| m.contains(name));
+            if imported {
+                return None;
+            }
             let skill = name.eq_ignore_ascii_case("SKILL.md")
                 || skill_names.iter().any(|n| n == name)
                 || self

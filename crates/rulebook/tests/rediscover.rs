@@ -384,3 +384,56 @@ fn every_file_created_or_deleted_in_place_of_the_fixtures_is_what_a_fresh_discov
         "only {in_place} of {changes} in place"
     );
 }
+
+/// A rule file another rule imports (`@.cursor/rules/b.md` in `CLAUDE.md`) changes that
+/// rule when it goes, and a missing file so imported changes it when it comes: the book
+/// then says what a fresh discovery says (the tree is discovered anew, the change is not
+/// put in place). A file no rule imports is put in place.
+#[test]
+fn a_rule_file_another_imports_changes_the_importer_when_it_comes_or_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let rules = project.join(".cursor/rules");
+    write(&rules.join("a.md"), "---\nalwaysApply: true\n---\nA.\n");
+    write(&rules.join("b.md"), "---\nalwaysApply: true\n---\nB.\n");
+    write(
+        &project.join("CLAUDE.md"),
+        "Read @.cursor/rules/b.md and @.cursor/rules/c.md\n",
+    );
+    for profile in [Profile::Extended, Profile::Reference] {
+        let options = Options::new().profile(profile).keep_reads(true);
+        let at = (project.as_path(), home.as_path());
+        let mut book = Rulebook::discover(&project, Some(&home), &options);
+        // The reference profile expands no import.
+        let imports = book.all().iter().any(|e| !e.item.includes.is_empty());
+        assert_eq!(imports, profile == Profile::Extended);
+        let (b, c, d) = (rules.join("b.md"), rules.join("c.md"), rules.join("d.md"));
+        let text = "---\nalwaysApply: true\n---\nNew.\n";
+        std::fs::remove_file(&b).unwrap();
+        let gone = files_changed(&mut book, &options, at, &[], std::slice::from_ref(&b));
+        assert_eq!(gone, !imports);
+        write(&b, text);
+        let made = files_changed(&mut book, &options, at, std::slice::from_ref(&b), &[]);
+        assert_eq!(made, !imports);
+        write(&c, text);
+        let made = files_changed(&mut book, &options, at, std::slice::from_ref(&c), &[]);
+        assert_eq!(made, !imports);
+        std::fs::remove_file(&c).unwrap();
+        let gone = files_changed(&mut book, &options, at, &[], std::slice::from_ref(&c));
+        assert_eq!(gone, !imports);
+        write(&d, text);
+        let in_place = files_changed(&mut book, &options, at, std::slice::from_ref(&d), &[]);
+        assert!(in_place, "{profile:?}");
+        std::fs::remove_file(&d).unwrap();
+        assert!(files_changed(
+            &mut book,
+            &options,
+            at,
+            &[],
+            std::slice::from_ref(&d)
+        ));
+    }
+}
