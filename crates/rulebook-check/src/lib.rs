@@ -255,8 +255,10 @@ impl ToolViews {
         // This thread's core is taken: a discovery beside it does not count on it.
         let _busy = rulebook::stages::registry::cores::Busy::enter();
         let shared = Arc::new(SharedReads::default());
-        let options =
-            HostOptions::for_project(project.clone()).share_reads(Some(Arc::clone(&shared)));
+        // A check reads what each tool loads, never the text it would show.
+        let options = HostOptions::for_project(project.clone())
+            .share_reads(Some(Arc::clone(&shared)))
+            .without_prompt(true);
         Self {
             project: project.clone(),
             hosts: hosts.to_vec(),
@@ -274,8 +276,9 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
     // The tools' views serve `--as` and the duplicate finding; without either, none is read.
     let hosts = view_hosts(options);
     // The views take the files discovery read from it, when it kept them.
-    let host_options =
-        HostOptions::for_project(book.project().clone()).share_reads(book.shared_reads().cloned());
+    let host_options = HostOptions::for_project(book.project().clone())
+        .share_reads(book.shared_reads().cloned())
+        .without_prompt(true);
     // The views read the tree again on their own: they run beside the lint of the book.
     let (findings, views) = std::thread::scope(|scope| {
         let linting = scope.spawn(|| lint(book));
@@ -302,7 +305,9 @@ pub fn check_with_views(
     if views.project != *book.project() || views.hosts != view_hosts(options) {
         return check(book, options);
     }
-    let host_options = HostOptions::for_project(views.project).share_reads(Some(views.shared));
+    let host_options = HostOptions::for_project(views.project)
+        .share_reads(Some(views.shared))
+        .without_prompt(true);
     report(book, options, findings, &views.views, &host_options)
 }
 

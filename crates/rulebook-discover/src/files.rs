@@ -395,7 +395,7 @@ impl Rulebook {
     }
 
     /// Whether every path of every rule and finding is [`plain`] (worked out once).
-    fn plain_paths(&self) -> bool {
+    pub(crate) fn plain_paths(&self) -> bool {
         *self.plain_paths.get_or_init(|| {
             self.loaded.all.iter().all(|e| {
                 plain(&e.item.path) && RuleCapability::real_path(&e.item).is_none_or(plain)

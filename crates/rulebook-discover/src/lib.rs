@@ -977,6 +977,11 @@ impl Rulebook {
         book.walk = walk;
         book.memo = memo;
         book.shared_reads = shared_reads;
+        if book.memo.is_some() {
+            // A book that keeps its reads is one a caller updates in place: whether its
+            // paths are plain is asked at its first update, and is known now.
+            let _ = book.plain_paths();
+        }
         book
     }
 

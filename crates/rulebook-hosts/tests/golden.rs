@@ -149,3 +149,49 @@ fn documented_emulations_over_every_fixture_tree() {
         insta::assert_snapshot!(format!("documented_{}", host.id()), lines.join("\n"));
     }
 }
+
+/// A view made without its prompt, and one made with shared reads (one walk below the
+/// root for every name the views look for, each file read once), list the same files with
+/// the same statuses and reasons as the plain view, on every fixture tree, for every tool
+/// and every working directory: the prompt alone may be left empty (a view that renders
+/// it through the shared helpers leaves it so). `check` makes its views so.
+#[test]
+fn views_without_prompts_or_with_shared_reads_list_what_the_plain_views_list() {
+    let (mut compared, mut left_empty) = (0, 0);
+    for dir in &cases() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let case = Case::load(dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(scratch.path()).unwrap();
+        case.materialize(dir, &root).unwrap();
+        for cwd in &case.cwds {
+            let plain = HostOptions::new(root.join(cwd), root.join(&case.home));
+            let shared = plain.clone().share_reads(Some(std::sync::Arc::new(
+                rulebook::stages::registry::SharedReads::default(),
+            )));
+            let bare = shared.clone().without_prompt(true);
+            for &host in rulebook::tools() {
+                let want = emulate(host, &plain);
+                for (how, options) in [("shared", &shared), ("without prompt", &bare)] {
+                    let view = emulate(host, options);
+                    let files = |v: &rulebook_hosts::HostView| format!("{:?}", v.files);
+                    assert_eq!(files(&view), files(&want), "{name} {host}@{cwd} {how}");
+                    assert_eq!(view.notes, want.notes, "{name} {host}@{cwd} {how}");
+                    if how == "shared" {
+                        assert_eq!(view.prompt, want.prompt, "{name} {host}@{cwd}");
+                    } else {
+                        assert!(
+                            view.prompt.is_empty() || view.prompt == want.prompt,
+                            "{name} {host}@{cwd}"
+                        );
+                        left_empty +=
+                            usize::from(view.prompt.is_empty() && !want.prompt.is_empty());
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} views compared");
+    assert!(left_empty > 100, "only {left_empty} prompts left empty");
+}

@@ -817,3 +817,49 @@ fn a_folder_read_on_several_threads_gives_what_one_thread_gives() {
     assert_eq!(again.items, out.items);
     assert_eq!(again.diagnostics, out.diagnostics);
 }
+
+/// The views of one run walk a root once for every name they look for, and each finds
+/// what a walk for its name alone finds: hidden folders of other names are skipped either
+/// way; a folder bearing another wanted name (`AGENTS.md/`), which a walk for several
+/// names does not enter, makes each view walk for its own name again.
+#[test]
+fn one_walk_below_a_root_finds_for_each_name_what_its_own_walk_finds() {
+    use rulebook_kit::host::util::{BELOW_NAMES, below, with_shared_reads};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    for file in [
+        "a/AGENTS.md",
+        "a/CLAUDE.md",
+        "b/.cursor/rules/x.mdc",
+        "b/.windsurf/rules/y.md",
+        "b/.claude/AGENTS.md",
+        "c/d/GEMINI.md",
+        "c/d/WARP.md",
+        "c/.goosehints",
+    ] {
+        let path = root.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "x").unwrap();
+    }
+    let each = |root: &std::path::Path| -> Vec<Vec<std::path::PathBuf>> {
+        BELOW_NAMES.iter().map(|n| below(root, n)).collect()
+    };
+    let alone = each(&root);
+    assert_eq!(alone[3], [root.join("a")], "AGENTS.md");
+    let shared = std::sync::Arc::new(rulebook_registry::SharedReads::default());
+    assert_eq!(
+        with_shared_reads(std::sync::Arc::clone(&shared), || each(&root)),
+        alone
+    );
+    // A folder named as another wanted name, with a rule file inside.
+    std::fs::create_dir_all(root.join("e/AGENTS.md")).unwrap();
+    std::fs::write(root.join("e/AGENTS.md/GEMINI.md"), "x").unwrap();
+    let alone = each(&root);
+    assert!(
+        alone[6].contains(&root.join("e/AGENTS.md")),
+        "{:?}",
+        alone[6]
+    );
+    let shared = std::sync::Arc::new(rulebook_registry::SharedReads::default());
+    assert_eq!(with_shared_reads(shared, || each(&root)), alone);
+}

@@ -35,7 +35,13 @@ pub struct SharedReads {
     files: RwLock<HashMap<OsString, Arc<[u8]>>>,
     held: AtomicUsize,
     bound: usize,
+    /// Walks below a root, by the root ([`SharedReads::walk`]).
+    walks: std::sync::Mutex<HashMap<OsString, Option<Arc<Walked>>>>,
 }
+
+/// What one walk below a root found: for each name looked for, the folders holding an
+/// entry of that name.
+pub type Walked = std::collections::BTreeMap<String, Vec<std::path::PathBuf>>;
 
 impl SharedReads {
     /// The largest file kept: the most bytes of a file a tool's view reads (1 MiB), so
@@ -52,7 +58,45 @@ impl SharedReads {
             files: RwLock::new(HashMap::new()),
             held: AtomicUsize::new(0),
             bound,
+            walks: std::sync::Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The most roots whose walk is kept.
+    const MAX_WALKS: usize = 16;
+
+    /// The walk below `root` kept, or `walk`'s (kept for the readers after, when fewer than
+    /// 16 roots are kept). `walk` says `None` when its walk cannot stand for the walks of
+    /// the readers; that is kept too.
+    ///
+    /// ```
+    /// use rulebook_registry::SharedReads;
+    /// use std::path::Path;
+    ///
+    /// let reads = SharedReads::default();
+    /// let first = reads.walk(Path::new("/p"), || Some([("AGENTS.md".to_owned(), vec![])].into()));
+    /// // The second reader takes the first one's walk.
+    /// let second = reads.walk(Path::new("/p"), || unreachable!());
+    /// assert_eq!(first, second);
+    /// ```
+    pub fn walk(&self, root: &Path, walk: impl FnOnce() -> Option<Walked>) -> Option<Arc<Walked>> {
+        if let Some(kept) = self
+            .walks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(root.as_os_str())
+        {
+            return kept.clone();
+        }
+        // Walked with the store unlocked: another reader may walk meanwhile.
+        let walked = walk().map(Arc::new);
+        let mut walks = self.walks.lock().unwrap_or_else(PoisonError::into_inner);
+        if walks.len() < Self::MAX_WALKS {
+            walks
+                .entry(root.as_os_str().to_owned())
+                .or_insert_with(|| walked.clone());
+        }
+        walked
     }
 
     /// Keeps `bytes`, the whole of the file read at `path`, when they are at most

@@ -20,6 +20,10 @@ pub fn start(host: Host) -> HostView {
 /// Sets the prompt: the bodies of the loaded files, trimmed at the end, blank ones dropped,
 /// joined by blank lines.
 pub fn render(view: &mut HostView, bodies: &[String]) {
+    if !util::prompt_wanted() {
+        view.prompt.clear();
+        return;
+    }
     view.prompt = bodies
         .iter()
         .filter(|b| !b.trim().is_empty())
@@ -41,6 +45,12 @@ pub fn whole(
     scope: Scope,
     reason: &str,
 ) {
+    if !util::prompt_wanted() {
+        if util::readable(&path) {
+            view.push(path, scope, Status::Loaded, reason);
+        }
+        return;
+    }
     if let Some(text) = util::read_text(&path) {
         view.push(path, scope, Status::Loaded, reason);
         bodies.push(text);

@@ -36,6 +36,35 @@ thread_local! {
     /// The shared reads in force on this thread ([`with_shared_reads`]).
     static SHARED: std::cell::RefCell<Option<Arc<SharedReads>>> =
         const { std::cell::RefCell::new(None) };
+    /// Whether the views made on this thread want their prompts ([`with_prompt`]).
+    static PROMPT: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Runs `f` with the views' prompts wanted or not (`HostOptions::without_prompt`): without,
+/// the views keep no text for them ([`prompt_wanted`]). What was in force before is in
+/// force again after, `f` panicking or not.
+pub fn with_prompt<R>(wanted: bool, f: impl FnOnce() -> R) -> R {
+    /// Puts back what was in force before, when dropped.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            PROMPT.with(|p| p.set(self.0));
+        }
+    }
+    let _restore = Restore(PROMPT.with(|p| p.replace(wanted)));
+    f()
+}
+
+/// Whether the views made now want their prompts ([`with_prompt`]): a view made without
+/// keeps no body and renders no text.
+pub fn prompt_wanted() -> bool {
+    PROMPT.with(std::cell::Cell::get)
+}
+
+/// Whether the file at `path` reads as [`read_text`] reads it (a regular file, readable),
+/// without making its text.
+pub fn readable(path: &Path) -> bool {
+    read_with(path, |_| ()).is_some()
 }
 
 /// Runs `f` with `shared` in force on this thread: the reads of this module in it take a
@@ -135,11 +164,55 @@ pub fn git_root(dir: &Path) -> Option<PathBuf> {
 
 /// Directories strictly below `root` holding an entry named `name` (one walk, as rulebook's
 /// providers find nested rule files).
+///
+/// With shared reads in force ([`with_shared_reads`]), the views of one run walk `root`
+/// once for every name of [`BELOW_NAMES`] and each takes its name from that walk, when it
+/// finds what a walk for each name alone finds: a walk for several names does not enter a
+/// folder of a wanted name, so no folder may bear one of them (`AGENTS.md/`), and the
+/// walk must not have been cut short. Else, each walks for its own name.
 pub fn below(root: &Path, name: &str) -> Vec<PathBuf> {
+    if BELOW_NAMES.contains(&name) {
+        if let Some(walked) = shared().and_then(|s| s.walk(root, || walk_all_names(root))) {
+            return walked.get(name).cloned().unwrap_or_default();
+        }
+    }
     crate::fs::find_named(root, &[name.to_string()])
         .by_name
         .remove(name)
         .unwrap_or_default()
+}
+
+/// The names the tools' views look for below a root ([`below`]): one walk finds them all.
+pub const BELOW_NAMES: [&str; 8] = [
+    ".cursor",
+    ".goosehints",
+    ".windsurf",
+    "AGENTS.md",
+    "CLAUDE.local.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+    "WARP.md",
+];
+
+/// One walk below `root` for every name of [`BELOW_NAMES`]; `None` when it does not find
+/// for each name what a walk for that name alone finds (see [`below`]).
+fn walk_all_names(root: &Path) -> Option<rulebook_registry::Walked> {
+    let names: Vec<String> = BELOW_NAMES.iter().map(|n| (*n).to_owned()).collect();
+    let found = crate::fs::find_named(root, &names);
+    // Unreadable folders, the depth or the entry bound: the walks for one name could see
+    // other entries.
+    if !found.diagnostics.is_empty() {
+        return None;
+    }
+    // A hidden folder is skipped by a walk for any other name too; any other wanted
+    // folder would be entered by the walk for another name alone.
+    let folder_named = found.by_name.iter().any(|(name, dirs)| {
+        !name.starts_with('.')
+            && dirs
+                .iter()
+                .any(|d| std::fs::symlink_metadata(d.join(name)).is_ok_and(|m| m.is_dir()))
+    });
+    (!folder_named).then_some(found.by_name)
 }
 
 /// The directories from `top` down to `bottom` inclusive (`bottom` must be under `top`).
