@@ -262,7 +262,12 @@ impl Rulebook {
         for path in made {
             let plain = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
             let plain = plain && path.is_absolute();
-            if !plain || memo.loaded(path) || self.loaded.all.iter().any(|e| e.item.path == *path) {
+            // Read already, under this path or through a link to it.
+            let read = |e: &Entry<Rule>| {
+                compare.same(&e.item.path, path)
+                    || RuleCapability::real_path(&e.item).is_some_and(|r| compare.same(r, path))
+            };
+            if !plain || memo.loaded(path) || self.loaded.all.iter().any(read) {
                 return None;
             }
         }
@@ -341,7 +346,7 @@ impl Rulebook {
 
     /// Puts `update` ([`Rulebook::files_update`]) in place: the gone files' rules leave, the
     /// new ones come, every position that follows moves. `false` (nothing changed) when the
-    /// update was made for another book.
+    /// update was made for another book, or a new rule's place is no longer known.
     pub fn apply_files_update(&mut self, update: FilesUpdate) -> bool {
         if self.memo.as_ref() != Some(&update.memo) {
             return false;
@@ -349,7 +354,22 @@ impl Rulebook {
         let compare = Compare {
             bytes: update.bytes,
         };
-        // Every place is checked before anything moves: the update is all or nothing.
+        // Every place is checked before anything moves: the update is all or nothing (the
+        // places `files_update` found on this book, the gone files' rules left out; neither
+        // their leaving nor a new rule coming before another changes a block).
+        let placed = update.made.iter().all(|(provider, rule, _)| {
+            block(
+                &self.loaded.all,
+                provider,
+                &rule.path,
+                &update.gone,
+                compare,
+            )
+            .is_some()
+        });
+        if !placed {
+            return false;
+        }
         let mut gone_at: Vec<usize> = (0..self.loaded.all.len())
             .filter(|&i| {
                 let path = &self.loaded.all[i].item.path;
@@ -367,11 +387,9 @@ impl Rulebook {
             plain(&rule.path) && RuleCapability::real_path(rule).is_none_or(plain)
         });
         for (provider, rule, placement) in update.made {
-            // Found by `files_update` on this book with the gone files' rules left out, and
-            // neither removing them nor inserting a rule before changes the block.
-            let Some(at) = block(&self.loaded.all, &provider, &rule.path, &[], compare) else {
-                continue;
-            };
+            // Checked above.
+            let at = block(&self.loaded.all, &provider, &rule.path, &[], compare)
+                .unwrap_or(self.loaded.all.len());
             self.insert_entry(
                 at,
                 Entry {

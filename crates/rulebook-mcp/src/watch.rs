@@ -652,8 +652,10 @@ mod tests {
 
     /// Editors that save through a temporary file renamed over the rule (and those that
     /// rename the rule to a backup first) leave the tree as it was: the burst is a change of
-    /// the rule's contents. A file that came and stayed, a rule that went, a path gone that
-    /// the burst did not make, or a folder, walks the tree again.
+    /// the rule's contents. A file that came and stayed, a rule that went (or both: a
+    /// rename) are files made and gone, put in place when they can be; with a rule written
+    /// in the same burst, a path gone that the burst did not make and nothing read, or a
+    /// folder, the tree is walked again.
     #[test]
     fn a_burst_is_a_save_files_made_or_gone_or_a_change_of_the_tree() {
         use notify::event::{CreateKind, DataChange, ModifyKind, RemoveKind, RenameMode};
