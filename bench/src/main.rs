@@ -975,6 +975,23 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
             Some(at.saturating_duration_since(start))
         })
         .collect();
+    // A rule file renamed in its folder, and back: one file gone, one made, put in place.
+    let renamed_away: Vec<Duration> = (0..n.div_ceil(4) * 2)
+        .filter_map(|i| {
+            let away = path.with_file_name("bench-renamed.mdc");
+            let (from, to) = if i % 2 == 0 {
+                (&path, &away)
+            } else {
+                (&away, &path)
+            };
+            drain();
+            std::fs::rename(from, to).ok()?;
+            let start = Instant::now();
+            let at = wait(&listed, minute)?;
+            std::thread::sleep(Duration::from_millis(2 * DEBOUNCE_MS));
+            Some(at.saturating_duration_since(start))
+        })
+        .collect();
     let resident = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
         .ok()
         .and_then(|status| {
@@ -1012,6 +1029,11 @@ fn mcp_refresh(tree: &Tree, bin: &Path, quick: bool, rows: &mut Vec<Row>) {
         (
             created,
             "a rule file created or deleted beside others (put in place)",
+            listed,
+        ),
+        (
+            renamed_away,
+            "a rule file renamed in its folder, and back (put in place)",
             listed,
         ),
     ] {

@@ -194,15 +194,19 @@ impl Rulebook {
         {
             return None;
         }
+        // Most books import nothing: then no rule need be looked at for it.
+        let imports = self.loaded.all.iter().any(|e| !e.item.includes.is_empty());
         for path in all {
             let name = path.file_name()?.to_str()?;
             // A file a rule imports, or tried to import: that rule changes with it.
-            let imported = self.loaded.all.iter().any(|e| {
-                e.item
-                    .includes
-                    .iter()
-                    .any(|i| i == path || i.file_name() == path.file_name())
-            }) || imports_said.iter().any(|m| m.contains(name));
+            let imported = imports
+                && self.loaded.all.iter().any(|e| {
+                    e.item
+                        .includes
+                        .iter()
+                        .any(|i| i == path || i.file_name() == path.file_name())
+                })
+                || imports_said.iter().any(|m| m.contains(name));
             if imported {
                 return None;
             }
@@ -357,19 +361,22 @@ impl Rulebook {
         // Every place is checked before anything moves: the update is all or nothing (the
         // places `files_update` found on this book, the gone files' rules left out; neither
         // their leaving nor a new rule coming before another changes a block).
-        let placed = update.made.iter().all(|(provider, rule, _)| {
-            block(
-                &self.loaded.all,
-                provider,
-                &rule.path,
-                &update.gone,
-                compare,
-            )
-            .is_some()
-        });
-        if !placed {
+        let Some(places) = update
+            .made
+            .iter()
+            .map(|(provider, rule, _)| {
+                block(
+                    &self.loaded.all,
+                    provider,
+                    &rule.path,
+                    &update.gone,
+                    compare,
+                )
+            })
+            .collect::<Option<Vec<usize>>>()
+        else {
             return false;
-        }
+        };
         let mut gone_at: Vec<usize> = (0..self.loaded.all.len())
             .filter(|&i| {
                 let path = &self.loaded.all[i].item.path;
@@ -386,9 +393,12 @@ impl Rulebook {
         let new_plain = update.made.iter().all(|(_, rule, _)| {
             plain(&rule.path) && RuleCapability::real_path(rule).is_none_or(plain)
         });
+        // One new rule (a file created, or renamed) goes where it was placed above; of
+        // several, each is placed among the rules as they are once the ones before it came.
+        let one = (update.made.len() == 1).then(|| places[0]);
         for (provider, rule, placement) in update.made {
-            // Checked above.
-            let at = block(&self.loaded.all, &provider, &rule.path, &[], compare)
+            let at = one
+                .or_else(|| block(&self.loaded.all, &provider, &rule.path, &[], compare))
                 .unwrap_or(self.loaded.all.len());
             self.insert_entry(
                 at,

@@ -476,6 +476,7 @@ impl RulebookServer {
             list_changed: true,
             updated: Vec::new(),
         };
+        let mut resolved = HashSet::new();
         for (at, resource) in back {
             if before
                 .get(&resource.name)
@@ -483,14 +484,16 @@ impl RulebookServer {
             {
                 changes.updated.push(resource.uri.clone());
             }
+            resolved.insert(resource.name.clone());
             let at = at.min(snapshot.resources.len());
             snapshot.resources.insert(at, resource);
         }
         // A rule no longer resolved is gone for a subscriber too.
         for (name, _) in before {
-            let uri = rulebook::stages::protocol::rule_uri(&name);
-            if !snapshot.resources.iter().any(|r| r.uri == uri) {
-                changes.updated.push(uri);
+            if !resolved.contains(&name) {
+                changes
+                    .updated
+                    .push(rulebook::stages::protocol::rule_uri(&name));
             }
         }
         changes
