@@ -336,15 +336,7 @@ impl Rulebook {
         }
         // Each new rule's place: among its provider's rules of its folder, which lie
         // together in path order.
-        for (provider, rule, _) in &update.made {
-            block(
-                &self.loaded.all,
-                provider,
-                &rule.path,
-                &update.gone,
-                compare,
-            )?;
-        }
+        self.places(&update, compare)?;
         Some(update)
     }
 
@@ -361,20 +353,7 @@ impl Rulebook {
         // Every place is checked before anything moves: the update is all or nothing (the
         // places `files_update` found on this book, the gone files' rules left out; neither
         // their leaving nor a new rule coming before another changes a block).
-        let Some(places) = update
-            .made
-            .iter()
-            .map(|(provider, rule, _)| {
-                block(
-                    &self.loaded.all,
-                    provider,
-                    &rule.path,
-                    &update.gone,
-                    compare,
-                )
-            })
-            .collect::<Option<Vec<usize>>>()
-        else {
+        let Some(places) = self.places(&update, compare) else {
             return false;
         };
         let mut gone_at: Vec<usize> = (0..self.loaded.all.len())
@@ -432,6 +411,24 @@ impl Rulebook {
                 .iter()
                 .all(|d| d.path.as_deref().is_none_or(plain))
         })
+    }
+
+    /// Where each new rule of `update` goes among the rules once the gone files' rules
+    /// have left ([`block`]); `None` when one has no place.
+    fn places(&self, update: &FilesUpdate, compare: Compare) -> Option<Vec<usize>> {
+        update
+            .made
+            .iter()
+            .map(|(provider, rule, _)| {
+                block(
+                    &self.loaded.all,
+                    provider,
+                    &rule.path,
+                    &update.gone,
+                    compare,
+                )
+            })
+            .collect()
     }
 
     /// Removes the active entry at `i` of every rule, and its placement.

@@ -830,6 +830,66 @@ mod tests {
         session.await.unwrap().unwrap();
     }
 
+    /// A project in a repository whose `.cursor/rules` holds `files`, served with live
+    /// updates (a debounce of 50 ms, `hook` after each refresh) to a client that has
+    /// initialized, once the watcher's first refresh (what changed while the watches were
+    /// set) is over: `refreshed` counts what `hook` saw. The wait is a hang's deadline, not
+    /// a timing. The folder, the rules folder, the server, its client and the session.
+    async fn watched_cursor_rules(
+        files: &[(&str, &str)],
+        hook: fn(),
+        refreshed: &std::sync::atomic::AtomicUsize,
+    ) -> (
+        tempfile::TempDir,
+        std::path::PathBuf,
+        RulebookServer,
+        PipeClient,
+        Session,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let rules = project.join(".cursor/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        for (name, text) in files {
+            std::fs::write(rules.join(name), text).unwrap();
+        }
+        let server = RulebookServer::new(
+            ServeOptions::new(&project)
+                .home(dir.path().join("home"))
+                .debounce(Duration::from_millis(50))
+                .after_refresh(hook)
+                .watch(true),
+        );
+        let (mut client, session) = connect(server.clone());
+        client.initialize().await;
+        client.send_notification("notifications/initialized").await;
+        tokio::time::timeout(Duration::from_secs(20), async {
+            while refreshed.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the first refresh ends");
+        (dir, rules, server, client, session)
+    }
+
+    /// The next message of the server, within a hang's deadline.
+    async fn noticed(client: &mut PipeClient) -> Value {
+        tokio::time::timeout(Duration::from_secs(20), client.next())
+            .await
+            .expect("the change is noticed")
+    }
+
+    /// The address of the snapshot `server` holds now (the same address: put in place, not
+    /// built anew).
+    async fn held(server: &RulebookServer) -> usize {
+        let server = server.clone();
+        tokio::task::spawn_blocking(move || std::sync::Arc::as_ptr(&server.snapshot()) as usize)
+            .await
+            .unwrap()
+    }
+
     /// A save through a temporary file renamed over the rule (as many editors save) is a
     /// change of the rule's text: the subscriber hears of it, and the rule is put in place
     /// in the snapshot the server holds (the same one, not one built anew). The wait is a
@@ -840,132 +900,82 @@ mod tests {
         fn bump() {
             REFRESHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
-        let dir = tempfile::tempdir().unwrap();
-        let project = dir.path().join("project");
-        let rules = project.join(".cursor/rules");
-        std::fs::create_dir_all(&rules).unwrap();
-        std::fs::create_dir_all(project.join(".git")).unwrap();
-        std::fs::write(
-            rules.join("style.mdc"),
-            "---\nalwaysApply: true\n---\nOne\n",
+        let (_dir, rules, server, mut client, session) = watched_cursor_rules(
+            &[("style.mdc", "---\nalwaysApply: true\n---\nOne\n")],
+            bump,
+            &REFRESHED,
         )
-        .unwrap();
-        let server = RulebookServer::new(
-            ServeOptions::new(&project)
-                .home(dir.path().join("home"))
-                .debounce(Duration::from_millis(50))
-                .after_refresh(bump)
-                .watch(true),
-        );
-        let (mut client, session) = connect(server.clone());
-        client.initialize().await;
-        client.send_notification("notifications/initialized").await;
+        .await;
         client
             .call("resources/subscribe", json!({"uri": "rule://style"}))
             .await;
-        // The watcher's first refresh (what changed while the watches were set) is over.
-        tokio::time::timeout(Duration::from_secs(20), async {
-            while REFRESHED.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        })
-        .await
-        .expect("the first refresh ends");
-        let held = {
-            let probe = server.clone();
-            tokio::task::spawn_blocking(move || std::sync::Arc::as_ptr(&probe.snapshot()) as usize)
-                .await
-                .unwrap()
-        };
+        let held_before = held(&server).await;
         let tmp = rules.join(".style.mdc.tmp");
         std::fs::write(&tmp, "---\nalwaysApply: true\n---\nTwo\n").unwrap();
         std::fs::rename(&tmp, rules.join("style.mdc")).unwrap();
-        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
-            .await
-            .expect("the save is noticed");
+        let note = noticed(&mut client).await;
         assert_eq!(note["method"], "notifications/resources/updated");
         assert_eq!(note["params"]["uri"], "rule://style");
         let read = client
             .call("resources/read", json!({"uri": "rule://style"}))
             .await;
         assert_eq!(read["result"]["contents"][0]["text"], "Two");
-        let now = tokio::task::spawn_blocking(move || {
-            std::sync::Arc::as_ptr(&server.snapshot()) as usize
-        })
-        .await
-        .unwrap();
         assert_eq!(
-            now, held,
+            held(&server).await,
+            held_before,
             "the rule was put in place, not the snapshot built anew"
         );
         drop(client);
         session.await.unwrap().unwrap();
     }
 
-    /// The hook of `ServeOptions::after_refresh` runs after each refresh of the watcher,
-    /// before the client hears of it (`rulebook mcp` gives memory back there).
+    /// A rule file created beside the others of its folder, then deleted, is put in place
+    /// in the snapshot the server holds: the list is a fresh discovery's each time, the new
+    /// rule reads, a subscriber hears that it went.
     #[tokio::test]
     async fn a_rule_file_created_or_deleted_beside_others_is_put_in_place() {
         static REFRESHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         fn bump() {
             REFRESHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
-        let dir = tempfile::tempdir().unwrap();
-        let project = dir.path().join("project");
-        let rules = project.join(".cursor/rules");
-        std::fs::create_dir_all(&rules).unwrap();
-        std::fs::create_dir_all(project.join(".git")).unwrap();
-        std::fs::write(rules.join("a.mdc"), "---\nalwaysApply: true\n---\nA\n").unwrap();
-        std::fs::write(rules.join("c.mdc"), "---\ndescription: c\n---\nC\n").unwrap();
-        let server = RulebookServer::new(
-            ServeOptions::new(&project)
-                .home(dir.path().join("home"))
-                .debounce(Duration::from_millis(50))
-                .after_refresh(bump)
-                .watch(true),
-        );
-        let (mut client, session) = connect(server.clone());
-        client.initialize().await;
-        client.send_notification("notifications/initialized").await;
-        tokio::time::timeout(Duration::from_secs(20), async {
-            while REFRESHED.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        })
-        .await
-        .expect("the first refresh ends");
-        let snapshot = |server: &RulebookServer| {
+        let (_dir, rules, server, mut client, session) = watched_cursor_rules(
+            &[
+                ("a.mdc", "---\nalwaysApply: true\n---\nA\n"),
+                ("c.mdc", "---\ndescription: c\n---\nC\n"),
+            ],
+            bump,
+            &REFRESHED,
+        )
+        .await;
+        // The URIs the server lists, and those a fresh discovery lists.
+        let listed = |server: &RulebookServer| {
             let server = server.clone();
             tokio::task::spawn_blocking(move || {
-                let fresh = view::resources(&server.serve_options().discover());
-                let current = server.snapshot();
                 let uris = |r: &[view::RuleResource]| -> Vec<String> {
                     r.iter().map(|r| r.uri.clone()).collect()
                 };
                 (
-                    std::sync::Arc::as_ptr(&current) as usize,
-                    uris(&current.resources),
-                    uris(&fresh),
+                    uris(&server.snapshot().resources),
+                    uris(&view::resources(&server.serve_options().discover())),
                 )
             })
         };
-        let (held, _, _) = snapshot(&server).await.unwrap();
+        let held_before = held(&server).await;
 
         // A new rule between the two: listed where a fresh discovery lists it, and read.
         std::fs::write(rules.join("b.mdc"), "---\ndescription: b\n---\nB\n").unwrap();
-        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
-            .await
-            .expect("the change is noticed");
+        let note = noticed(&mut client).await;
         assert_eq!(note["method"], "notifications/resources/list_changed");
-        let (now, listed, fresh) = snapshot(&server).await.unwrap();
-        assert_eq!(listed, fresh);
-        assert!(listed.contains(&"rule://b".to_owned()), "{listed:?}");
+        let (now, fresh) = listed(&server).await.unwrap();
+        assert_eq!(now, fresh);
+        assert!(now.contains(&"rule://b".to_owned()), "{now:?}");
         let read = client
             .call("resources/read", json!({"uri": "rule://b"}))
             .await;
         assert_eq!(read["result"]["contents"][0]["text"], "B");
         assert_eq!(
-            now, held,
+            held(&server).await,
+            held_before,
             "the rule was put in place, not the snapshot built anew"
         );
 
@@ -974,23 +984,25 @@ mod tests {
             .call("resources/subscribe", json!({"uri": "rule://b"}))
             .await;
         std::fs::remove_file(rules.join("b.mdc")).unwrap();
-        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
-            .await
-            .expect("the change is noticed");
+        let note = noticed(&mut client).await;
         assert_eq!(note["method"], "notifications/resources/list_changed");
-        let note = tokio::time::timeout(Duration::from_secs(20), client.next())
-            .await
-            .expect("the change is noticed");
+        let note = noticed(&mut client).await;
         assert_eq!(note["method"], "notifications/resources/updated");
         assert_eq!(note["params"]["uri"], "rule://b");
-        let (now, listed, fresh) = snapshot(&server).await.unwrap();
-        assert_eq!(listed, fresh);
-        assert!(!listed.contains(&"rule://b".to_owned()), "{listed:?}");
-        assert_eq!(now, held, "the rule was taken out in place");
+        let (now, fresh) = listed(&server).await.unwrap();
+        assert_eq!(now, fresh);
+        assert!(!now.contains(&"rule://b".to_owned()), "{now:?}");
+        assert_eq!(
+            held(&server).await,
+            held_before,
+            "the rule was taken out in place"
+        );
         drop(client);
         session.await.unwrap().unwrap();
     }
 
+    /// The hook of `ServeOptions::after_refresh` runs after each refresh of the watcher,
+    /// before the client hears of it (`rulebook mcp` gives memory back there).
     #[tokio::test]
     async fn the_after_refresh_hook_runs_after_each_refresh() {
         static REFRESHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -345,22 +345,37 @@ impl RulebookServer {
     /// The texts of `changed` put in place in the current snapshot, when that can be done
     /// (see [`RulebookServer::refresh_contents`]).
     fn update_in_place(&self, changed: &[PathBuf]) -> Option<Changes> {
+        self.in_place(
+            |book, options| book.file_update(options, changed),
+            Self::put_update,
+        )
+    }
+
+    /// One update in place: `read` makes it from the current snapshot's book (outside the
+    /// state's lock: requests go on meanwhile), `put` puts it in the snapshot, which no
+    /// request may hold then. Refreshes follow one another. `None` when either says no, or
+    /// a request holds the snapshot.
+    fn in_place<U, R>(
+        &self,
+        read: impl FnOnce(&Rulebook, &rulebook::Options) -> Option<U>,
+        put: impl FnOnce(&mut Snapshot, U) -> Option<R>,
+    ) -> Option<R> {
         let _one_at_a_time = self
             .inner
             .refreshing
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        // Read and compared outside the state's lock: requests go on meanwhile.
-        let update = self
-            .loaded()?
-            .book
-            .file_update(&self.inner.serve.discovery_options(), changed)?;
+        let update = read(&self.loaded()?.book, &self.inner.serve.discovery_options())?;
         let mut state = self
             .inner
             .state
             .write()
             .unwrap_or_else(PoisonError::into_inner);
-        let snapshot = Arc::get_mut(state.as_mut()?)?;
+        put(Arc::get_mut(state.as_mut()?)?, update)
+    }
+
+    /// Puts a save's update ([`Rulebook::file_update`]) in the snapshot.
+    fn put_update(snapshot: &mut Snapshot, update: rulebook::ContentUpdate) -> Option<Changes> {
         if update.moves() {
             return Self::move_in_place(snapshot, update);
         }
@@ -519,22 +534,18 @@ impl RulebookServer {
         made: &[PathBuf],
         gone: &[PathBuf],
     ) -> Option<(Changes, Vec<PathBuf>)> {
-        let _one_at_a_time = self
-            .inner
-            .refreshing
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        // Read and checked outside the state's lock: requests go on meanwhile.
-        let update =
-            self.loaded()?
-                .book
-                .files_update(&self.inner.serve.discovery_options(), made, gone)?;
-        let mut state = self
-            .inner
-            .state
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        let snapshot = Arc::get_mut(state.as_mut()?)?;
+        self.in_place(
+            |book, options| book.files_update(options, made, gone),
+            Self::put_files,
+        )
+    }
+
+    /// Puts an update of files made and gone ([`Rulebook::files_update`]) in the
+    /// snapshot: what changed, and the files of the rules that came.
+    fn put_files(
+        snapshot: &mut Snapshot,
+        update: rulebook::FilesUpdate,
+    ) -> Option<(Changes, Vec<PathBuf>)> {
         let names: Vec<String> = update
             .removed(&snapshot.book)
             .map(str::to_owned)

@@ -111,8 +111,8 @@
 //! crates it re-exports, and on each provider crate behind its cargo feature.
 
 pub use rulebook_discover::{
-    ContentUpdate, Fate, FileFate, Located, NoProviders, PathRules, ProviderTable, RuleHit,
-    RuleRegistry, Rulebook, SkillError, SkillResource, skill_url_rest,
+    ContentUpdate, Fate, FileFate, FilesUpdate, Located, NoProviders, PathRules, ProviderTable,
+    RuleHit, RuleRegistry, Rulebook, SkillError, SkillResource, skill_url_rest,
 };
 pub use rulebook_hosts::{
     Duplicate as HostDuplicate, Host, HostFile, HostOptions, HostSkill, HostView,

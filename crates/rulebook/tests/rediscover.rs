@@ -213,22 +213,30 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Each fixture tree with a project and a home, copied into a folder of its own (dropped
+/// with the first of the pair), and that folder's real path.
+fn fixture_copies() -> impl Iterator<Item = (tempfile::TempDir, std::path::PathBuf)> {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    std::fs::read_dir(fixtures).unwrap().filter_map(|fixture| {
+        let fixture = fixture.unwrap().path();
+        if !fixture.join("project").is_dir() || !fixture.join("home").is_dir() {
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        copy_tree(&fixture, &root);
+        Some((dir, root))
+    })
+}
+
 /// A frontmatter edited in every rule file of every fixture tree, one file at a time, then
 /// taken back: each update made in place leaves the book as a fresh discovery finds it,
 /// in both profiles. This holds the providers run again on one file alone to what they
 /// make of it among all the others.
 #[test]
 fn every_update_in_place_of_the_fixtures_is_what_a_fresh_discovery_finds() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let mut in_place = 0;
-    for fixture in std::fs::read_dir(&fixtures).unwrap() {
-        let fixture = fixture.unwrap().path();
-        if !fixture.join("project").is_dir() || !fixture.join("home").is_dir() {
-            continue;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        copy_tree(&fixture, &root);
+    for (_dir, root) in fixture_copies() {
         let (project, home) = (root.join("project"), root.join("home"));
         for profile in [Profile::Extended, Profile::Reference] {
             let options = Options::new().profile(profile).keep_reads(true);
@@ -306,16 +314,8 @@ fn files_changed(
 /// and its place among their rules to the walk's.
 #[test]
 fn every_file_created_or_deleted_in_place_of_the_fixtures_is_what_a_fresh_discovery_finds() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let (mut in_place, mut changes) = (0, 0);
-    for fixture in std::fs::read_dir(&fixtures).unwrap() {
-        let fixture = fixture.unwrap().path();
-        if !fixture.join("project").is_dir() || !fixture.join("home").is_dir() {
-            continue;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        copy_tree(&fixture, &root);
+    for (_dir, root) in fixture_copies() {
         let (project, home) = (root.join("project"), root.join("home"));
         let at = (project.as_path(), home.as_path());
         for profile in [Profile::Extended, Profile::Reference] {
