@@ -91,7 +91,7 @@ pub struct ReadRule {
 /// As [`read_rule_file`], with the real path of the file read.
 pub fn read_rule(path: &Path, options: &ReadOptions) -> (Option<ReadRule>, Vec<Diagnostic>) {
     let mut bytes = Vec::new();
-    let (read, mut diagnostics) = read_rule_bytes(path, options, &mut bytes);
+    let (read, mut diagnostics) = read_rule_bytes(path, options, &mut bytes, None);
     let Some((start, real_path)) = read else {
         return (None, diagnostics);
     };
@@ -136,6 +136,7 @@ pub struct ReadText<'a> {
 #[derive(Debug, Default)]
 pub struct RuleReader {
     buffer: Vec<u8>,
+    folder: Folder,
 }
 
 impl RuleReader {
@@ -150,11 +151,13 @@ impl RuleReader {
         path: &Path,
         options: &ReadOptions,
     ) -> (Option<ReadText<'_>>, Vec<Diagnostic>) {
-        // A buffer grown for one large file is not kept for the small ones after it.
-        if self.buffer.capacity() > KEPT_BUFFER {
+        // A buffer grown for one large file is not kept for the small ones after it (one
+        // byte past a file's size is room to see its end: `read_sized`).
+        if self.buffer.capacity() > KEPT_BUFFER + 1 {
             self.buffer = Vec::new();
         }
-        let (read, mut diagnostics) = read_rule_bytes(path, options, &mut self.buffer);
+        let (read, mut diagnostics) =
+            read_rule_bytes(path, options, &mut self.buffer, Some(&mut self.folder));
         let Some((start, real_path)) = read else {
             return (None, diagnostics);
         };
@@ -205,6 +208,7 @@ fn read_rule_bytes(
     path: &Path,
     options: &ReadOptions,
     bytes: &mut Vec<u8>,
+    folder: Option<&mut Folder>,
 ) -> (Option<(usize, Option<PathBuf>)>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let mut real_path = None;
@@ -216,8 +220,13 @@ fn read_rule_bytes(
         };
         Diagnostic::new(DiagnosticCode::ReadFailed, message).with_path(path)
     };
-    let mut file = match open_nonblocking(path) {
-        Ok(file) => file,
+    let wants_real = options.project_root.is_some() || options.real_path;
+    let opened = match folder {
+        Some(folder) => folder.open(path, wants_real),
+        None => open_nonblocking(path).map(|file| (file, None)),
+    };
+    let (mut file, known_real) = match opened {
+        Ok(opened) => opened,
         Err(err) => {
             diagnostics.push(read_failed(&err));
             return (None, diagnostics);
@@ -242,8 +251,12 @@ fn read_rule_bytes(
         diagnostics.push(not_a_file(path, meta.file_type()));
         return (None, diagnostics);
     }
+    let real_of_file = |known: Option<PathBuf>| match known {
+        Some(real) => Ok(real),
+        None => opened_real_path(&file, path, &meta),
+    };
     if let Some(root) = &options.project_root {
-        let refusal = match opened_real_path(&file, path, &meta) {
+        let refusal = match real_of_file(known_real) {
             Ok(real) if real.starts_with(root) => {
                 real_path = Some(real);
                 None
@@ -266,28 +279,20 @@ fn read_rule_bytes(
             return (None, diagnostics);
         }
     } else if options.real_path {
-        real_path = opened_real_path(&file, path, &meta).ok();
+        real_path = real_of_file(known_real).ok();
     }
     // One allocation of the right size (the length is only a hint: the file may change).
-    let hint = meta.len();
-    let hint = options
-        .max_size
-        .map_or(hint, |max| hint.min(max.saturating_add(1)));
-    bytes.clear();
-    // Exact: a reused buffer grown by doubling could pass the size a reader keeps.
-    bytes.reserve_exact(usize::try_from(hint).unwrap_or(0));
-    // Through `Take` even without a limit: `File::read_to_end` would ask the size again
-    // (a `statx` and an `lseek` per file) when the metadata above already gave it.
     let limit = options
         .max_size
         .map_or(u64::MAX, |max| max.saturating_add(1));
+    bytes.clear();
     let result = match crate::Overlay::get(path) {
         Some(laid) => {
             let kept = laid.len().min(usize::try_from(limit).unwrap_or(usize::MAX));
             bytes.extend_from_slice(&laid[..kept]);
             Ok(kept)
         }
-        None => (&mut file).take(limit).read_to_end(bytes),
+        None => read_sized(&mut file, bytes, meta.len(), limit),
     };
     if let Err(err) = result {
         diagnostics.push(read_failed(&err));
@@ -504,6 +509,46 @@ pub fn same_bytes(a: &Path, b: &Path) -> std::io::Result<bool> {
     }
 }
 
+/// Reads `file`, whose metadata gave it `size` bytes, into `bytes` (empty), at most `limit`
+/// bytes: one `read` when the file still has that size. The buffer is sized once, to one
+/// byte past `size` (or to `limit`), so a read that comes back short at exactly `size`
+/// bytes is the file's end and no second read is made to see it (`read_to_end` makes one);
+/// a file that grew since fills the buffer and is read on to its end (or to `limit`), one
+/// that shrank is read until a read gives nothing.
+fn read_sized(
+    file: &mut fs::File,
+    bytes: &mut Vec<u8>,
+    size: u64,
+    limit: u64,
+) -> std::io::Result<usize> {
+    let want = size.saturating_add(1).min(limit);
+    // Exact: a reused buffer grown by doubling could pass the size a reader keeps.
+    let want = usize::try_from(want).unwrap_or(usize::MAX);
+    bytes.reserve_exact(want);
+    bytes.resize(want, 0);
+    let mut filled = 0;
+    let result = loop {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break Ok(()),
+            Ok(n) => {
+                filled += n;
+                if filled == bytes.len() || filled as u64 == size {
+                    break Ok(());
+                }
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => break Err(err),
+        }
+    };
+    bytes.truncate(filled);
+    result?;
+    if filled as u64 == want as u64 && (want as u64) < limit {
+        // Grown past the size its metadata gave: the rest, up to the limit.
+        (&mut *file).take(limit - want as u64).read_to_end(bytes)?;
+    }
+    Ok(bytes.len())
+}
+
 /// Fills `buffer` from `file` as far as the file goes: the bytes read (less only at its end).
 fn read_full(file: &mut fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
@@ -534,6 +579,113 @@ fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
         ));
     }
     Ok((file, meta))
+}
+
+/// The folder of the last file a [`RuleReader`] opened, held open (`O_PATH`): the next
+/// file of the same folder is opened by its name in it, so the kernel looks up one name
+/// instead of every component of the path again.
+///
+/// What is opened is what `open(path)` would open at that moment, unless the folder itself
+/// was moved or replaced since the last file of it: the file is then taken from the folder
+/// held, which was at `path`'s folder when it was opened.
+///
+/// The real path (Linux): the held folder's is read once from `/proc/self/fd/N`; a file
+/// opened in it without following a link (`O_NOFOLLOW`) is that folder's entry of its name,
+/// so its real path is the folder's joined with the name, with no `readlink` of its own. A
+/// name that is a link is opened following it, and its real path read from its handle as
+/// [`opened_real_path`] reads any other. A folder swapped for a link after it was opened
+/// changes nothing here: the folder held is the one whose real path was read. A folder
+/// moved while held keeps the real path it had when opened: its files were inside the
+/// project then (a link can bring nothing in; a move is made by someone who can write in
+/// both places).
+#[derive(Debug, Default)]
+struct Folder {
+    #[cfg(unix)]
+    open: Option<HeldFolder>,
+}
+
+/// A folder a [`Folder`] holds open.
+#[cfg(unix)]
+#[derive(Debug)]
+struct HeldFolder {
+    /// The folder's path as the files name it.
+    path: PathBuf,
+    fd: std::os::fd::OwnedFd,
+    /// Its real path, once asked (`None`: not found).
+    real: std::cell::OnceCell<Option<PathBuf>>,
+}
+
+impl Folder {
+    /// Opens `path` as [`open_nonblocking`] does, by its name in its folder, and with
+    /// `real`, the real path of the file opened when the folder's gives it (else the caller
+    /// reads it from the handle).
+    #[cfg(unix)]
+    fn open(&mut self, path: &Path, real: bool) -> std::io::Result<(fs::File, Option<PathBuf>)> {
+        use rustix::fs::{Mode, OFlags};
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok((open_nonblocking(path)?, None));
+        };
+        if parent.as_os_str().is_empty() {
+            return Ok((open_nonblocking(path)?, None));
+        }
+        let held = self
+            .open
+            .as_ref()
+            .is_some_and(|h| h.path.as_os_str() == parent.as_os_str());
+        if !held {
+            self.open = None;
+            let fd = rustix::fs::open(
+                parent,
+                OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
+            self.open = Some(HeldFolder {
+                path: parent.to_path_buf(),
+                fd,
+                real: std::cell::OnceCell::new(),
+            });
+        }
+        let Some(folder) = &mut self.open else {
+            return Ok((open_nonblocking(path)?, None));
+        };
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        if real && cfg!(target_os = "linux") {
+            let folder_real = folder.real.get_or_init(|| fd_real_path(&folder.fd)).clone();
+            if let Some(folder_real) = folder_real {
+                match rustix::fs::openat(&folder.fd, name, flags | OFlags::NOFOLLOW, Mode::empty())
+                {
+                    Ok(fd) => return Ok((fs::File::from(fd), Some(folder_real.join(name)))),
+                    // A link: opened below as it leads, its real path read from the handle.
+                    Err(rustix::io::Errno::LOOP) => {}
+                    Err(err) => return Err(err.into()),
+                }
+            }
+        }
+        let fd = rustix::fs::openat(&folder.fd, name, flags, Mode::empty())?;
+        Ok((fs::File::from(fd), None))
+    }
+
+    #[cfg(not(unix))]
+    fn open(&mut self, path: &Path, _real: bool) -> std::io::Result<(fs::File, Option<PathBuf>)> {
+        Ok((open_nonblocking(path)?, None))
+    }
+}
+
+/// The real path of an open folder, from `/proc/self/fd/N` (Linux; else `None`).
+#[cfg(unix)]
+fn fd_real_path(fd: &std::os::fd::OwnedFd) -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let real = fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())).ok()?;
+        // A folder removed since it was opened names nothing that can be checked.
+        (real.is_absolute() && !real.to_string_lossy().ends_with(" (deleted)")).then_some(real)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = fd;
+        None
+    }
 }
 
 /// Opens `path` for reading without blocking on a FIFO (the flag does nothing to a regular
@@ -666,10 +818,15 @@ mod reader_tests {
         let mut reader = RuleReader::new();
         let (text, _) = reader.read(&edge, &options);
         assert_eq!(text.unwrap().text.len(), KEPT_BUFFER);
-        assert_eq!(reader.buffer.capacity(), KEPT_BUFFER);
+        // One byte past the size: room to see the file's end in the same read.
+        assert_eq!(reader.buffer.capacity(), KEPT_BUFFER + 1);
         let (text, _) = reader.read(&small, &options);
         assert_eq!(text.unwrap().text.len(), 4000);
-        assert_eq!(reader.buffer.capacity(), KEPT_BUFFER, "kept at the bound");
+        assert_eq!(
+            reader.buffer.capacity(),
+            KEPT_BUFFER + 1,
+            "kept at the bound"
+        );
         // A buffer grows to the next file's size, not to twice its own.
         let (medium, larger) = (dir.path().join("medium.md"), dir.path().join("larger.md"));
         fs::write(&medium, "m".repeat(600_000)).unwrap();
@@ -678,7 +835,11 @@ mod reader_tests {
         reader.read(&medium, &options);
         let (text, _) = reader.read(&larger, &options);
         assert_eq!(text.unwrap().text.len(), 700_000);
-        assert_eq!(reader.buffer.capacity(), 700_000, "grown exactly");
+        assert_eq!(
+            reader.buffer.capacity(),
+            700_001,
+            "grown exactly, and a byte to see the end"
+        );
     }
 
     /// A reader reads what `read_rule` reads: the BOM stripped, invalid UTF-8 replaced and
@@ -706,5 +867,111 @@ mod reader_tests {
         assert!(read.is_none());
         assert_eq!(diagnostics, read_rule(&missing, &options).1);
         assert_eq!(diagnostics.len(), 1);
+    }
+
+    /// A file is read whole when it has the size its metadata gave (in one read: the
+    /// buffer has a byte to spare), when it grew or shrank since, and up to the limit.
+    #[test]
+    fn a_file_is_read_whole_whatever_size_its_metadata_gave() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.md");
+        fs::write(&path, "0123456789").unwrap();
+        let cases: [(u64, u64, usize); 8] = [
+            (10, u64::MAX, 10), // the size its metadata gave
+            (4, u64::MAX, 10),  // grown since
+            (0, u64::MAX, 10),  // was empty
+            (25, u64::MAX, 10), // shrunk since
+            (10, 6, 6),         // past the limit
+            (4, 6, 6),          // grown past the limit
+            (10, 11, 10),       // at the limit less one
+            (3, 5, 5),          // grown to the limit
+        ];
+        for (size, limit, read) in cases {
+            let mut file = fs::File::open(&path).unwrap();
+            let mut bytes = Vec::new();
+            let n = read_sized(&mut file, &mut bytes, size, limit).unwrap();
+            assert_eq!(n, read, "size {size}, limit {limit}");
+            assert_eq!(bytes, &b"0123456789"[..read], "size {size}, limit {limit}");
+        }
+        let empty = dir.path().join("empty.md");
+        fs::write(&empty, "").unwrap();
+        let mut bytes = vec![1, 2, 3];
+        bytes.clear();
+        let n = read_sized(
+            &mut fs::File::open(&empty).unwrap(),
+            &mut bytes,
+            0,
+            u64::MAX,
+        );
+        assert_eq!((n.unwrap(), bytes.len()), (0, 0));
+    }
+
+    /// A reader opens each file by its name in the folder it holds: the texts, real paths
+    /// and refusals it gives are those of `read_rule`, file after file of one folder, links
+    /// among them (to a file outside, to one inside), through a folder link out and one in,
+    /// with the project boundary and with the real path alone.
+    #[cfg(unix)]
+    #[test]
+    fn a_reader_holding_a_folder_reads_and_refuses_what_read_rule_does() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        let (project, outside) = (root.join("project"), root.join("outside"));
+        let rules = project.join("rules");
+        fs::create_dir_all(&rules).unwrap();
+        fs::create_dir_all(&outside).unwrap();
+        fs::write(rules.join("a.md"), "A").unwrap();
+        fs::write(rules.join("b.md"), "B").unwrap();
+        fs::write(outside.join("secret.md"), "S").unwrap();
+        symlink(outside.join("secret.md"), rules.join("out.md")).unwrap();
+        symlink(rules.join("a.md"), rules.join("in.md")).unwrap();
+        symlink(&outside, project.join("linked")).unwrap();
+        symlink(&rules, project.join("alias")).unwrap();
+        let paths = [
+            rules.join("a.md"),
+            rules.join("out.md"),
+            rules.join("in.md"),
+            rules.join("b.md"),
+            project.join("linked").join("secret.md"),
+            project.join("alias").join("b.md"),
+            project.join("alias").join("out.md"),
+            rules.join("missing.md"),
+            rules.join("a.md"),
+        ];
+        let bounded = ReadOptions::new().project_root(Some(project.clone()));
+        for options in [&bounded, &ReadOptions::new().real_path(true)] {
+            let mut reader = RuleReader::new();
+            for path in &paths {
+                let (read, diagnostics) = reader.read(path, options);
+                let (expected, expected_diagnostics) = read_rule(path, options);
+                let read = read.map(|r| (r.text.into_owned(), r.real_path));
+                let expected = expected.map(|r| (r.text, r.real_path));
+                assert_eq!(read, expected, "{}", path.display());
+                assert_eq!(diagnostics, expected_diagnostics, "{}", path.display());
+            }
+        }
+        // What the boundary refuses, the reader refuses: the two ways out.
+        let mut reader = RuleReader::new();
+        let refused = paths
+            .iter()
+            .filter(|p| {
+                let (_, diagnostics) = reader.read(p, &bounded);
+                diagnostics
+                    .iter()
+                    .any(|d| d.code == DiagnosticCode::OutsideProject)
+            })
+            .count();
+        assert_eq!(refused, 3);
+        let (read, _) = reader.read(&rules.join("b.md"), &bounded);
+        assert_eq!(read.unwrap().real_path, Some(rules.join("b.md")));
+        // The folder swapped for a link out while the reader holds it: nothing outside is
+        // read through it.
+        let mut reader = RuleReader::new();
+        let (read, _) = reader.read(&rules.join("a.md"), &bounded);
+        assert_eq!(read.unwrap().text, "A");
+        fs::rename(&rules, project.join("moved")).unwrap();
+        symlink(&outside, &rules).unwrap();
+        let (read, _) = reader.read(&rules.join("secret.md"), &bounded);
+        assert!(read.is_none(), "the outside file is not read");
     }
 }
