@@ -281,7 +281,7 @@ fn read_rule_bytes(
     } else if options.real_path {
         real_path = real_of_file(known_real).ok();
     }
-    // One allocation of the right size (the length is only a hint: the file may change).
+    // The size cap and one byte: a file that reaches it is past the cap.
     let limit = options
         .max_size
         .map_or(u64::MAX, |max| max.saturating_add(1));
@@ -610,6 +610,7 @@ struct Folder {
 struct HeldFolder {
     /// The folder's path as the files name it.
     path: PathBuf,
+    /// The folder, opened `O_PATH` (no right to read it, only to open in it).
     fd: std::os::fd::OwnedFd,
     /// Its real path, once asked (`None`: not found).
     real: std::cell::OnceCell<Option<PathBuf>>,
