@@ -476,6 +476,53 @@ pub fn read_prefix(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// As [`read_prefix`], into one shared buffer the size of the file (or of `max`): a reader
+/// that keeps what it read for others ([`std::sync::Arc`]) keeps it without a copy. The
+/// reads are [`read_prefix`]'s: the file's size, then one read to see its end (none past
+/// `max`); a file that grew or shrank since its size was asked is read as it is.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("a.md");
+/// std::fs::write(&path, "0123456789")?;
+/// assert_eq!(&rulebook_fs::read_prefix_shared(&path, 100)?[..], b"0123456789");
+/// assert_eq!(&rulebook_fs::read_prefix_shared(&path, 4)?[..], b"0123");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_prefix_shared(path: &Path, max: u64) -> std::io::Result<std::sync::Arc<[u8]>> {
+    use std::sync::Arc;
+    let (mut file, meta) = open_regular(path)?;
+    if let Some(laid) = crate::Overlay::get(path) {
+        return Ok(Arc::from(
+            &laid[..laid.len().min(usize::try_from(max).unwrap_or(usize::MAX))],
+        ));
+    }
+    let len = meta.len().min(max);
+    let mut shared: Arc<[u8]> = std::iter::repeat_n(0, usize::try_from(len).unwrap_or(0)).collect();
+    let Some(buffer) = Arc::get_mut(&mut shared) else {
+        // Never: the buffer was made here and shared with no one.
+        return read_prefix(path, max).map(Arc::from);
+    };
+    let filled = read_full(&mut file, buffer)?;
+    if filled < buffer.len() {
+        // Shrunk since its size was asked.
+        return Ok(Arc::from(&buffer[..filled]));
+    }
+    if len == max {
+        return Ok(shared);
+    }
+    let mut probe = [0; 1];
+    if read_full(&mut file, &mut probe)? == 0 {
+        return Ok(shared);
+    }
+    // Grown since: the rest, up to `max`.
+    let mut bytes = Vec::with_capacity(buffer.len() + 1);
+    bytes.extend_from_slice(buffer);
+    bytes.push(probe[0]);
+    file.take(max - len - 1).read_to_end(&mut bytes)?;
+    Ok(Arc::from(bytes))
+}
+
 /// Whether two regular files hold the same bytes, compared a block at a time (the memory
 /// taken does not grow with the files; files of different lengths are not read at all).
 /// Anything but two readable regular files is an error.
@@ -566,7 +613,10 @@ fn read_full(file: &mut fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
 /// `path` opened without blocking, and its metadata, when it is a regular file; anything
 /// else is an [`std::io::ErrorKind::InvalidInput`] error naming what it is.
 fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
-    let file = open_nonblocking(path)?;
+    let file = HELD.with(|held| match held.borrow_mut().as_mut() {
+        Some(folder) => folder.open(path, false).map(|(file, _)| file),
+        None => open_nonblocking(path),
+    })?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(std::io::Error::new(
@@ -579,6 +629,51 @@ fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
         ));
     }
     Ok((file, meta))
+}
+
+thread_local! {
+    /// The folder [`holding_folders`] holds on this thread, while it runs.
+    static HELD: std::cell::RefCell<Option<Folder>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with the byte readers of this crate ([`read_bytes`], [`read_bytes_inside`],
+/// [`read_prefix`], [`read_prefix_shared`], [`same_bytes`]) opening each file, on this
+/// thread, by its name in the folder of the last file they opened, held open as a
+/// [`RuleReader`] holds its folder: for a caller that reads many files of a few folders
+/// (a tool's view of a rules folder). The checks are made on the opened file as ever. The
+/// folder is let go when `f` returns (or panics); a call inside another keeps the outer
+/// one's.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.md"), "A")?;
+/// std::fs::write(dir.path().join("b.md"), "B")?;
+/// let read = rulebook_fs::holding_folders(|| {
+///     ["a.md", "b.md"].map(|n| rulebook_fs::read_prefix(&dir.path().join(n), 10))
+/// });
+/// assert_eq!(read.map(Result::unwrap), [b"A".to_vec(), b"B".to_vec()]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn holding_folders<R>(f: impl FnOnce() -> R) -> R {
+    /// Lets the folder go, when dropped, if this call took it.
+    struct Release(bool);
+    impl Drop for Release {
+        fn drop(&mut self) {
+            if self.0 {
+                HELD.with(|held| held.borrow_mut().take());
+            }
+        }
+    }
+    let took = HELD.with(|held| {
+        let mut held = held.borrow_mut();
+        let took = held.is_none();
+        if took {
+            *held = Some(Folder::default());
+        }
+        took
+    });
+    let _release = Release(took);
+    f()
 }
 
 /// The folder of the last file a [`RuleReader`] opened, held open (`O_PATH`): the next
@@ -974,5 +1069,83 @@ mod reader_tests {
         symlink(&outside, &rules).unwrap();
         let (read, _) = reader.read(&rules.join("secret.md"), &bounded);
         assert!(read.is_none(), "the outside file is not read");
+    }
+
+    /// A shared read gives what `read_prefix` gives: a file at its size, a prefix at the
+    /// bound, and files whose size says nothing of their length (`/proc` gives 0 for text
+    /// that follows, `sysfs` a page for less), read as they are.
+    #[test]
+    fn a_shared_read_gives_what_read_prefix_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.md");
+        fs::write(&path, "0123456789").unwrap();
+        let mut paths = vec![path];
+        paths.extend(
+            ["/proc/self/cmdline", "/sys/devices/system/cpu/online"]
+                .into_iter()
+                .map(PathBuf::from)
+                .filter(|p| p.is_file()),
+        );
+        for path in &paths {
+            for max in [0, 1, 4, 10, 11, 1 << 20] {
+                assert_eq!(
+                    read_prefix_shared(path, max).unwrap()[..],
+                    read_prefix(path, max).unwrap()[..],
+                    "{} up to {max}",
+                    path.display()
+                );
+            }
+        }
+        #[cfg(target_os = "linux")]
+        assert!(paths.len() > 1, "/proc is mounted");
+    }
+
+    /// Inside `holding_folders` the byte readers give what they give outside it (a link out
+    /// refused by `read_bytes_inside` as ever, a missing file, a folder link in), and the
+    /// folder is let go after; a call inside another keeps the outer one's.
+    #[cfg(unix)]
+    #[test]
+    fn the_byte_readers_holding_folders_read_and_refuse_what_they_do_without() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        let (project, outside) = (root.join("project"), root.join("outside"));
+        let rules = project.join("rules");
+        fs::create_dir_all(&rules).unwrap();
+        fs::create_dir_all(&outside).unwrap();
+        fs::write(rules.join("a.md"), "A").unwrap();
+        fs::write(outside.join("secret.md"), "S").unwrap();
+        symlink(outside.join("secret.md"), rules.join("out.md")).unwrap();
+        symlink(&outside, project.join("linked")).unwrap();
+        symlink(&rules, project.join("alias")).unwrap();
+        let paths = [
+            rules.join("a.md"),
+            rules.join("out.md"),
+            rules.join("missing.md"),
+            project.join("linked").join("secret.md"),
+            project.join("alias").join("a.md"),
+            rules.join("a.md"),
+        ];
+        let read = |p: &PathBuf| {
+            (
+                read_prefix(p, 100).map_err(|e| e.kind()),
+                read_prefix_shared(p, 100).map(|b| b.to_vec()).map_err(|e| e.kind()),
+                read_bytes_inside(p, None, &project).map_err(|e| e.kind()),
+            )
+        };
+        let without: Vec<_> = paths.iter().map(read).collect();
+        let with = holding_folders(|| paths.iter().map(read).collect::<Vec<_>>());
+        assert_eq!(with, without);
+        let refused = with
+            .iter()
+            .filter(|(_, _, inside)| *inside == Err(std::io::ErrorKind::PermissionDenied))
+            .count();
+        assert_eq!(refused, 2);
+        assert!(HELD.with(|held| held.borrow().is_none()), "let go");
+        holding_folders(|| {
+            holding_folders(|| read_prefix(&paths[0], 10).unwrap());
+            assert!(HELD.with(|held| held.borrow().is_some()), "the outer one's kept");
+        });
+        assert!(HELD.with(|held| held.borrow().is_none()));
     }
 }

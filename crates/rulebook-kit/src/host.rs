@@ -329,9 +329,12 @@ impl HostOptions {
     /// it ([`Tool::emulate`] is called so by `rulebook_hosts::emulate`), and so may any
     /// later read of the same files ([`HostView::duplicates`]).
     pub fn reading<R>(&self, read: impl FnOnce() -> R) -> R {
-        util::with_prompt(!self.without_prompt, || match &self.shared_reads {
-            Some(shared) => util::with_shared_reads(std::sync::Arc::clone(shared), read),
-            None => read(),
+        // The files of one folder, read one after another, are opened in it.
+        rulebook_fs::holding_folders(|| {
+            util::with_prompt(!self.without_prompt, || match &self.shared_reads {
+                Some(shared) => util::with_shared_reads(std::sync::Arc::clone(shared), read),
+                None => read(),
+            })
         })
     }
 

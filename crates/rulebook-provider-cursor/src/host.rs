@@ -16,24 +16,31 @@ pub fn emulate(options: &HostOptions) -> HostView {
     let mut dirs = vec![root.to_path_buf()];
     dirs.extend(util::below(root, ".cursor"));
     for dir in dirs {
+        let nested = dir != root;
         for path in rule_files(&dir.join(".cursor").join("rules"), &["mdc", "md"]) {
-            let Some(text) = util::read_text(&path) else {
+            // The text as the bytes read (kept for the other views), the body copied only
+            // for a prompt that shows it.
+            let read = util::read_with(&path, |bytes| {
+                let text = String::from_utf8_lossy(bytes);
+                let (fm, body) = util::frontmatter_borrowed(&text);
+                let always = fm.get("alwaysApply").and_then(Value::as_bool) == Some(true);
+                let globs = util::strings(fm.get("globs"))
+                    .iter()
+                    .flat_map(|g| split_globs(g))
+                    .collect::<Vec<_>>();
+                let description = fm
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .is_some_and(|d| !d.trim().is_empty());
+                let body = (always && !nested && util::prompt_wanted()).then(|| body.into_owned());
+                (always, globs, description, body)
+            });
+            let Some((always, globs, description, body)) = read else {
                 continue;
             };
-            let (fm, body) = util::frontmatter(&text);
-            let always = fm.get("alwaysApply").and_then(Value::as_bool) == Some(true);
-            let globs = util::strings(fm.get("globs"))
-                .iter()
-                .flat_map(|g| split_globs(g))
-                .collect::<Vec<_>>();
-            let description = fm
-                .get("description")
-                .and_then(Value::as_str)
-                .is_some_and(|d| !d.trim().is_empty());
-            let nested = dir != root;
             if always && !nested {
                 view.push(path, Scope::Project, Status::Loaded, "alwaysApply: true");
-                bodies.push(body);
+                bodies.extend(body);
             } else if always || !globs.is_empty() {
                 let globs = if globs.is_empty() {
                     vec!["**".to_string()]

@@ -103,13 +103,24 @@ impl SharedReads {
     /// [`SharedReads::MAX_FILE`] long and fit in the bound; says whether they were kept.
     /// A path kept already keeps its first bytes.
     pub fn keep(&self, path: &Path, bytes: &[u8]) -> bool {
-        if bytes.len() > Self::MAX_FILE {
+        self.keep_with(path, bytes.len(), || Arc::from(bytes))
+    }
+
+    /// As [`SharedReads::keep`], for bytes read into a shared buffer already: kept as they
+    /// are, not copied.
+    pub fn keep_shared(&self, path: &Path, bytes: &Arc<[u8]>) -> bool {
+        self.keep_with(path, bytes.len(), || Arc::clone(bytes))
+    }
+
+    /// Keeps what `bytes` makes, `len` bytes long, under the rules of [`SharedReads::keep`].
+    fn keep_with(&self, path: &Path, len: usize, bytes: impl FnOnce() -> Arc<[u8]>) -> bool {
+        if len > Self::MAX_FILE {
             return false;
         }
         let fits = self
             .held
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
-                held.checked_add(bytes.len()).filter(|&h| h <= self.bound)
+                held.checked_add(len).filter(|&h| h <= self.bound)
             })
             .is_ok();
         if !fits {
@@ -118,10 +129,10 @@ impl SharedReads {
         let mut files = self.files.write().unwrap_or_else(PoisonError::into_inner);
         if files.contains_key(path.as_os_str()) {
             drop(files);
-            self.held.fetch_sub(bytes.len(), Ordering::Relaxed);
+            self.held.fetch_sub(len, Ordering::Relaxed);
             return false;
         }
-        files.insert(path.as_os_str().to_owned(), Arc::from(bytes));
+        files.insert(path.as_os_str().to_owned(), bytes());
         true
     }
 

@@ -1,6 +1,7 @@
 //! What the emulations share: reading as a tool reads, the project root, directory chains,
 //! directory listings and glob tests.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -98,10 +99,11 @@ pub fn read_with<R>(path: &Path, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
     if let Some(bytes) = shared.get(path) {
         return Some(f(&bytes));
     }
-    let bytes = crate::ReadPolicy::Tool.read_bytes(path)?;
+    // Read into the buffer that is kept: no copy to share it.
+    let bytes = rulebook_fs::read_prefix_shared(path, MAX_READ).ok()?;
     // Fewer bytes than the bound: the whole file.
     if (bytes.len() as u64) < MAX_READ {
-        shared.keep(path, &bytes);
+        shared.keep_shared(path, &bytes);
     }
     Some(f(&bytes))
 }
@@ -279,12 +281,19 @@ pub fn globs_match(base: &Path, globs: &[String], path: &Path) -> bool {
 
 /// The frontmatter map and body of a rule file, as rulebook's parser reads them.
 pub fn frontmatter(text: &str) -> (rulebook_frontmatter::Map, String) {
+    let (frontmatter, body) = frontmatter_borrowed(text);
+    (frontmatter, body.into_owned())
+}
+
+/// As [`frontmatter`], the body borrowed from `text` where it can be: for a view that
+/// keeps the body of few files.
+pub fn frontmatter_borrowed(text: &str) -> (rulebook_frontmatter::Map, Cow<'_, str>) {
     let parsed = rulebook_frontmatter::parse_frontmatter(
         text,
         &rulebook_frontmatter::ParseOptions::new()
             .recovery(rulebook_frontmatter::Recovery::QuoteValues),
     );
-    (parsed.frontmatter, parsed.body.into_owned())
+    (parsed.frontmatter, parsed.body)
 }
 
 /// A list of strings from a string or a list of strings.
