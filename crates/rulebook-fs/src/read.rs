@@ -1129,7 +1129,9 @@ mod reader_tests {
         let read = |p: &PathBuf| {
             (
                 read_prefix(p, 100).map_err(|e| e.kind()),
-                read_prefix_shared(p, 100).map(|b| b.to_vec()).map_err(|e| e.kind()),
+                read_prefix_shared(p, 100)
+                    .map(|b| b.to_vec())
+                    .map_err(|e| e.kind()),
                 read_bytes_inside(p, None, &project).map_err(|e| e.kind()),
             )
         };
@@ -1144,7 +1146,10 @@ mod reader_tests {
         assert!(HELD.with(|held| held.borrow().is_none()), "let go");
         holding_folders(|| {
             holding_folders(|| read_prefix(&paths[0], 10).unwrap());
-            assert!(HELD.with(|held| held.borrow().is_some()), "the outer one's kept");
+            assert!(
+                HELD.with(|held| held.borrow().is_some()),
+                "the outer one's kept"
+            );
         });
         assert!(HELD.with(|held| held.borrow().is_none()));
     }

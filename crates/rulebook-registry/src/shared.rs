@@ -31,8 +31,9 @@ use std::sync::{Arc, PoisonError, RwLock};
 /// ```
 #[derive(Debug)]
 pub struct SharedReads {
-    /// By the path's bytes (hashing a `Path` walks its components).
-    files: RwLock<HashMap<OsString, Arc<[u8]>>>,
+    /// By the path's bytes (hashing a `Path` walks its components), hashed by a fast hash
+    /// seeded for each process (a view looks a file up several times).
+    files: RwLock<HashMap<OsString, Arc<[u8]>, foldhash::fast::RandomState>>,
     held: AtomicUsize,
     bound: usize,
     /// Walks below a root, by the root ([`SharedReads::walk`]).
@@ -55,7 +56,7 @@ impl SharedReads {
     /// An empty store that holds at most `bound` bytes of files.
     pub fn new(bound: usize) -> Self {
         Self {
-            files: RwLock::new(HashMap::new()),
+            files: RwLock::new(HashMap::default()),
             held: AtomicUsize::new(0),
             bound,
             walks: std::sync::Mutex::new(HashMap::new()),
@@ -127,13 +128,17 @@ impl SharedReads {
             return false;
         }
         let mut files = self.files.write().unwrap_or_else(PoisonError::into_inner);
-        if files.contains_key(path.as_os_str()) {
-            drop(files);
-            self.held.fetch_sub(len, Ordering::Relaxed);
-            return false;
+        match files.entry(path.as_os_str().to_owned()) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                drop(files);
+                self.held.fetch_sub(len, Ordering::Relaxed);
+                false
+            }
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(bytes());
+                true
+            }
         }
-        files.insert(path.as_os_str().to_owned(), bytes());
-        true
     }
 
     /// The bytes kept for `path` (exactly as given: no path is resolved), if any.
