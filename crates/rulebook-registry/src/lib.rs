@@ -1263,7 +1263,11 @@ impl<C: Capability> Registry<C> {
         }
         // First wins by key, among the items still standing (the keys borrowed, not copied:
         // the statuses are set once the winners are known).
-        let mut winners: HashMap<&str, usize> = HashMap::with_capacity(loaded.all.len());
+        let mut winners: HashMap<&str, usize, foldhash::fast::RandomState> =
+            HashMap::with_capacity_and_hasher(
+                loaded.all.len(),
+                foldhash::fast::RandomState::default(),
+            );
         let mut shadowed = Vec::new();
         for (i, entry) in loaded.all.iter().enumerate() {
             if entry.status != Status::Active {
@@ -1296,14 +1300,17 @@ impl<C: Capability> Registry<C> {
             }
         }
         if ctx.mechanisms.same_file_dedup {
-            // The same file under two names (`CLAUDE.md -> AGENTS.md`): the first stands.
-            let mut files: HashMap<&Path, usize> = HashMap::new();
+            // The same file under two names (`CLAUDE.md -> AGENTS.md`): the first stands. A
+            // real path is resolved (no `.`, `..` or doubled separator), so its bytes name it
+            // (hashing a `Path` walks its components).
+            let mut files: HashMap<&std::ffi::OsStr, usize, foldhash::fast::RandomState> =
+                HashMap::default();
             let mut same = Vec::new();
             for (i, entry) in loaded.all.iter().enumerate() {
                 if entry.status != Status::Active {
                     continue;
                 }
-                if let Some(real) = C::real_path(&entry.item) {
+                if let Some(real) = C::real_path(&entry.item).map(Path::as_os_str) {
                     match files.get(real) {
                         Some(&first) => same.push((i, first)),
                         None => {
