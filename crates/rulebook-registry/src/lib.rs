@@ -1147,32 +1147,36 @@ impl<C: Capability> Registry<C> {
             let slots: Vec<Mutex<Option<ProviderOutcome<C::Item>>>> =
                 enabled.iter().map(|_| Mutex::new(None)).collect();
             std::thread::scope(|scope| {
-                for _ in 0..workers {
-                    scope.spawn(|| {
-                        let _busy = cores::Busy::enter();
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(provider) = enabled.get(i) else {
-                                break;
-                            };
-                            let result =
-                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                    provider.load(ctx)
-                                }))
-                                .unwrap_or_else(|panic| {
-                                    let message = panic
-                                        .downcast_ref::<&str>()
-                                        .map(ToString::to_string)
-                                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                                        .unwrap_or_else(|| "the provider panicked".to_owned());
-                                    Err(message.into())
-                                });
-                            if let Ok(mut slot) = slots[i].lock() {
-                                *slot = Some(result);
-                            }
+                // Each worker takes the next provider until none is left.
+                let work = || {
+                    let _busy = cores::Busy::enter();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(provider) = enabled.get(i) else {
+                            break;
+                        };
+                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            provider.load(ctx)
+                        }))
+                        .unwrap_or_else(|panic| {
+                            let message = panic
+                                .downcast_ref::<&str>()
+                                .map(ToString::to_string)
+                                .or_else(|| panic.downcast_ref::<String>().cloned())
+                                .unwrap_or_else(|| "the provider panicked".to_owned());
+                            Err(message.into())
+                        });
+                        if let Ok(mut slot) = slots[i].lock() {
+                            *slot = Some(result);
                         }
-                    });
+                    }
+                };
+                // This thread is one of them: its allocations come from its own malloc
+                // arena, which grows in larger steps than a new thread's.
+                for _ in 1..workers {
+                    scope.spawn(work);
                 }
+                work();
             });
             slots
                 .into_iter()

@@ -183,31 +183,50 @@ fn an_unknown_home_has_no_user_sources() {
     );
 }
 
-/// Where each provider ran: a parallel load of several providers runs them on worker
-/// threads; one provider, or a sequential load, runs on the caller's thread.
+/// Where each provider ran: a parallel load of several providers runs them on the caller's
+/// thread and on worker threads at once (on a machine of one core, on the caller's alone);
+/// one provider, or a sequential load, runs on the caller's thread.
 #[test]
 fn parallel_loads_use_workers_only_for_several_providers() {
-    use std::sync::{Arc, Mutex};
+    use std::sync::{Arc, Condvar, Mutex};
     use std::thread::ThreadId;
+    use std::time::Duration;
 
-    struct Where(ProviderMeta, Arc<Mutex<Vec<ThreadId>>>);
+    /// Records its thread; with a meeting, waits (a while at most) for the other providers
+    /// to be running too, so that two providers are seen on two threads at once.
+    struct Where(
+        ProviderMeta,
+        Arc<Mutex<Vec<ThreadId>>>,
+        Option<Arc<(Mutex<usize>, Condvar)>>,
+    );
     impl Provider<Pairs> for Where {
         fn info(&self) -> &ProviderMeta {
             &self.0
         }
         fn load(&self, _: &LoadContext) -> Result<LoadResult<String>, ProviderError> {
             self.1.lock().unwrap().push(std::thread::current().id());
+            if let Some(meeting) = &self.2 {
+                let (arrived, all) = &**meeting;
+                let mut arrived = arrived.lock().unwrap();
+                *arrived += 1;
+                all.notify_all();
+                let _ = all
+                    .wait_timeout_while(arrived, Duration::from_secs(10), |n| *n < 2)
+                    .unwrap();
+            }
             Ok(LoadResult::new(vec![format!("{}=1", self.0.id())]))
         }
     }
     let here = std::thread::current().id();
-    let run = |ids: &[&'static str], parallel: Option<bool>| {
+    let run = |ids: &[&'static str], parallel: Option<bool>, meet: bool| {
         let seen = Arc::new(Mutex::new(Vec::new()));
+        let meeting = meet.then(|| Arc::new((Mutex::new(0), Condvar::new())));
         let mut registry = Registry::new();
         for id in ids {
             registry = registry.with(Where(
                 ProviderMeta::new(id, id, "records its thread", 1),
                 seen.clone(),
+                meeting.clone(),
             ));
         }
         if let Some(parallel) = parallel {
@@ -219,13 +238,22 @@ fn parallel_loads_use_workers_only_for_several_providers() {
         );
         seen.lock().unwrap().clone()
     };
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let parallel = run(&["a", "b"], None, cores > 1);
+    assert!(parallel.contains(&here), "the caller works too");
+    if cores > 1 {
+        assert!(
+            parallel.iter().any(|t| *t != here),
+            "parallel by default: {parallel:?}"
+        );
+    }
     assert!(
-        run(&["a", "b"], None).iter().all(|t| *t != here),
-        "parallel by default"
+        run(&["a", "b"], Some(false), false)
+            .iter()
+            .all(|t| *t == here)
     );
-    assert!(run(&["a", "b"], Some(false)).iter().all(|t| *t == here));
     assert!(
-        run(&["a"], None).iter().all(|t| *t == here),
+        run(&["a"], None, false).iter().all(|t| *t == here),
         "one provider needs no worker"
     );
 }
