@@ -767,14 +767,16 @@ impl Folder {
     }
 }
 
-/// The real path of an open folder, from `/proc/self/fd/N` (Linux; else `None`).
+/// The real path of an open handle (a file, a folder), from `/proc/self/fd/N` (Linux; else
+/// `None`).
 #[cfg(unix)]
-fn fd_real_path(fd: &std::os::fd::OwnedFd) -> Option<PathBuf> {
+fn fd_real_path(fd: impl std::os::fd::AsFd) -> Option<PathBuf> {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
-        let real = fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())).ok()?;
-        // A folder removed since it was opened names nothing that can be checked.
+        let real = fs::read_link(format!("/proc/self/fd/{}", fd.as_fd().as_raw_fd())).ok()?;
+        // The kernel marks a file removed since it was opened; such a path names nothing
+        // that can be checked.
         (real.is_absolute() && !real.to_string_lossy().ends_with(" (deleted)")).then_some(real)
     }
     #[cfg(not(target_os = "linux"))]
@@ -844,16 +846,8 @@ pub(crate) fn opened_real_path(
     meta: &fs::Metadata,
 ) -> std::io::Result<PathBuf> {
     #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let link = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
-        if let Ok(real) = fs::read_link(&link) {
-            // The kernel marks a file removed since it was opened; such a path names
-            // nothing that can be checked.
-            if real.is_absolute() && !real.to_string_lossy().ends_with(" (deleted)") {
-                return Ok(real);
-            }
-        }
+    if let Some(real) = fd_real_path(file) {
+        return Ok(real);
     }
     let _ = file;
     // Resolve the path, then make sure the file found there is the one that was opened.
@@ -1002,13 +996,12 @@ mod reader_tests {
         assert_eq!((n.unwrap(), bytes.len()), (0, 0));
     }
 
-    /// A reader opens each file by its name in the folder it holds: the texts, real paths
-    /// and refusals it gives are those of `read_rule`, file after file of one folder, links
-    /// among them (to a file outside, to one inside), through a folder link out and one in,
-    /// with the project boundary and with the real path alone.
+    /// A project with a rules folder (`a.md`, `b.md`, `out.md` a link to a file outside,
+    /// `in.md` a link to `a.md`), a folder link out (`linked`) and one in (`alias`): the
+    /// temporary folder, and the project, its rules folder and the outside folder (real
+    /// paths).
     #[cfg(unix)]
-    #[test]
-    fn a_reader_holding_a_folder_reads_and_refuses_what_read_rule_does() {
+    fn linked_project() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
         use std::os::unix::fs::symlink;
         let dir = tempfile::tempdir().unwrap();
         let root = fs::canonicalize(dir.path()).unwrap();
@@ -1023,6 +1016,18 @@ mod reader_tests {
         symlink(rules.join("a.md"), rules.join("in.md")).unwrap();
         symlink(&outside, project.join("linked")).unwrap();
         symlink(&rules, project.join("alias")).unwrap();
+        (dir, project, rules, outside)
+    }
+
+    /// A reader opens each file by its name in the folder it holds: the texts, real paths
+    /// and refusals it gives are those of `read_rule`, file after file of one folder, links
+    /// among them (to a file outside, to one inside), through a folder link out and one in,
+    /// with the project boundary and with the real path alone.
+    #[cfg(unix)]
+    #[test]
+    fn a_reader_holding_a_folder_reads_and_refuses_what_read_rule_does() {
+        use std::os::unix::fs::symlink;
+        let (_dir, project, rules, outside) = linked_project();
         let paths = [
             rules.join("a.md"),
             rules.join("out.md"),
@@ -1106,18 +1111,7 @@ mod reader_tests {
     #[cfg(unix)]
     #[test]
     fn the_byte_readers_holding_folders_read_and_refuse_what_they_do_without() {
-        use std::os::unix::fs::symlink;
-        let dir = tempfile::tempdir().unwrap();
-        let root = fs::canonicalize(dir.path()).unwrap();
-        let (project, outside) = (root.join("project"), root.join("outside"));
-        let rules = project.join("rules");
-        fs::create_dir_all(&rules).unwrap();
-        fs::create_dir_all(&outside).unwrap();
-        fs::write(rules.join("a.md"), "A").unwrap();
-        fs::write(outside.join("secret.md"), "S").unwrap();
-        symlink(outside.join("secret.md"), rules.join("out.md")).unwrap();
-        symlink(&outside, project.join("linked")).unwrap();
-        symlink(&rules, project.join("alias")).unwrap();
+        let (_dir, project, rules, _) = linked_project();
         let paths = [
             rules.join("a.md"),
             rules.join("out.md"),
