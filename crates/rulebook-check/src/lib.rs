@@ -47,8 +47,8 @@ use rulebook::stages::kit::coerce::key_line;
 use rulebook::stages::rule::FrontmatterOutcome;
 use rulebook::stages::ttsr::Validator;
 use rulebook::{
-    Diagnostic, DiagnosticCode, Host, HostOptions, HostView, Project, Rule, RuleBucket, Rulebook,
-    Severity, SharedReads, UnquotedGlobs,
+    Diagnostic, DiagnosticCode, Host, HostDuplicate, HostOptions, HostView, Project, Rule,
+    RuleBucket, Rulebook, Severity, SharedReads, UnquotedGlobs,
 };
 
 /// The severity of a finding of `code`: [`DiagnosticCode::severity`], the one table the
@@ -243,30 +243,35 @@ pub struct ToolViews {
     project: Project,
     hosts: Vec<Host>,
     views: Vec<HostView>,
-    shared: Arc<SharedReads>,
+    /// What each view loads twice ([`HostView::duplicates`]), found beside discovery too.
+    duplicates: Vec<Vec<HostDuplicate>>,
 }
 
 impl ToolViews {
     /// The views of `hosts` in `project` (the one discovery will locate:
-    /// [`rulebook::Located`]), one after another on this thread; each file one of them
-    /// reads is kept for the views after it and for the duplicate finding (up to
-    /// [`SharedReads::DEFAULT_BOUND`] bytes).
+    /// [`rulebook::Located`]), one after another on this thread, and what each loads twice
+    /// (the duplicate finding's groups); each file one of them reads is kept for the views
+    /// after it and for the duplicates (up to [`SharedReads::DEFAULT_BOUND`] bytes), and
+    /// each rules folder is walked once for them all.
     pub fn read(project: &Project, hosts: &[Host]) -> Self {
         // This thread's core is taken: a discovery beside it does not count on it.
         let _busy = rulebook::stages::registry::cores::Busy::enter();
-        let shared = Arc::new(SharedReads::default());
         // A check reads what each tool loads, never the text it would show.
         let options = HostOptions::for_project(project.clone())
-            .share_reads(Some(Arc::clone(&shared)))
+            .share_reads(Some(Arc::new(SharedReads::default())))
             .without_prompt(true);
+        let views: Vec<HostView> = hosts
+            .iter()
+            .map(|&h| rulebook::emulate(h, &options))
+            .collect();
+        // The duplicates too, from the bytes the views kept: on this thread, beside
+        // discovery, not after it.
+        let duplicates = options.reading(|| views.iter().map(HostView::duplicates).collect());
         Self {
             project: project.clone(),
             hosts: hosts.to_vec(),
-            views: hosts
-                .iter()
-                .map(|&h| rulebook::emulate(h, &options))
-                .collect(),
-            shared,
+            views,
+            duplicates,
         }
     }
 }
@@ -288,7 +293,9 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (findings, views)
     });
-    report(book, options, findings, &views, &host_options)
+    let duplicates: Vec<Vec<HostDuplicate>> =
+        host_options.reading(|| views.iter().map(HostView::duplicates).collect());
+    report(book, options, findings, &views, &duplicates)
 }
 
 /// [`check`] with views made apart ([`ToolViews::read`]): the same report. `views` is
@@ -305,19 +312,17 @@ pub fn check_with_views(
     if views.project != *book.project() || views.hosts != view_hosts(options) {
         return check(book, options);
     }
-    let host_options = HostOptions::for_project(views.project)
-        .share_reads(Some(views.shared))
-        .without_prompt(true);
-    report(book, options, findings, &views.views, &host_options)
+    report(book, options, findings, &views.views, &views.duplicates)
 }
 
-/// The report of a check: the lint's `findings`, then what the `views` add.
+/// The report of a check: the lint's `findings`, then what the `views` add (`duplicates`:
+/// what each of them loads twice, [`HostView::duplicates`]).
 fn report(
     book: &Rulebook,
     options: &CheckOptions,
     mut findings: Vec<Diagnostic>,
     views: &[HostView],
-    host_options: &HostOptions,
+    duplicates: &[Vec<HostDuplicate>],
 ) -> Report {
     let mut files = book.all().len();
     if options.host.is_some() {
@@ -338,7 +343,7 @@ fn report(
         });
         files = read.len();
     }
-    findings.extend(host_options.reading(|| duplicate_loads(views)));
+    findings.extend(duplicate_loads(views, duplicates));
     if let Some(host) = options.host {
         findings.extend(tool_lints(book, host));
     }
@@ -358,10 +363,10 @@ fn report(
 
 /// The text one tool loads twice at start: one finding a group, on the
 /// second file, with the bytes spent again.
-fn duplicate_loads(views: &[HostView]) -> Vec<Diagnostic> {
+fn duplicate_loads(views: &[HostView], duplicates: &[Vec<HostDuplicate>]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for view in views {
-        for dup in view.duplicates() {
+    for (view, duplicates) in views.iter().zip(duplicates) {
+        for dup in duplicates {
             let Some(again) = dup.paths.get(1) else {
                 continue;
             };

@@ -56,6 +56,6 @@ pub use read::{
 };
 pub use rulebook_rule::DEFAULT_MAX_FILE_SIZE;
 pub use walk::{
-    MAX_NESTED_ENTRIES, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, Walked, walk_rules_dir,
+    MAX_NESTED_ENTRIES, MAX_WALK_DEPTH, MAX_WALK_ENTRIES, Walked, lists_extension, walk_rules_dir,
     walk_rules_dir_only,
 };

@@ -395,6 +395,29 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .count()
 }
 
+/// Whether [`walk_rules_dir`] with `extensions` lists the file at `path` when the walk with
+/// `["*"]` (every file) lists it: the walk enters the same folders and counts the same
+/// entries whatever the extensions, so the files of one extension are those of the walk of
+/// every file that bear it, in the same order. A caller that needs a folder's files for
+/// several sets of extensions walks it once.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// for file in ["a.mdc", "b.md", "c.txt", ".mdc"] {
+///     std::fs::write(dir.path().join(file), "x")?;
+/// }
+/// let every = rulebook_fs::walk_rules_dir(dir.path(), &["*"]).files;
+/// let mdc: Vec<_> = every
+///     .into_iter()
+///     .filter(|p| rulebook_fs::lists_extension(p, &["mdc", "md"]))
+///     .collect();
+/// assert_eq!(mdc, rulebook_fs::walk_rules_dir(dir.path(), &["mdc", "md"]).files);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn lists_extension(path: &Path, extensions: &[&str]) -> bool {
+    has_extension(path, extensions)
+}
+
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {
     if extensions == ["*"] {
         // Any file (Roo reads rules of any extension).

@@ -116,7 +116,7 @@ struct Dir {
     real: Option<PathBuf>,
     inside: bool,
     asked: usize,
-    entries: Option<std::collections::HashMap<std::ffi::OsString, bool>>,
+    entries: Option<std::sync::Arc<util::Links>>,
 }
 
 impl Dir {
@@ -153,12 +153,7 @@ impl RealPaths {
         let dir = self.dirs.get_mut(parent.as_os_str())?;
         dir.asked += 1;
         if dir.entries.is_none() && dir.asked > Dir::LIST_AFTER {
-            dir.entries = std::fs::read_dir(parent).ok().map(|entries| {
-                entries
-                    .filter_map(Result::ok)
-                    .filter_map(|e| Some((e.file_name(), e.file_type().ok()?.is_symlink())))
-                    .collect()
-            });
+            dir.entries = util::links(parent);
         }
         let listed = dir.entries.as_ref().and_then(|e| e.get(name)).copied();
         let link = match listed {

@@ -38,7 +38,15 @@ pub struct SharedReads {
     bound: usize,
     /// Walks below a root, by the root ([`SharedReads::walk`]).
     walks: std::sync::Mutex<HashMap<OsString, Option<Arc<Walked>>>>,
+    /// The files of a rules folder, by the folder ([`SharedReads::folder_files`]).
+    folders: std::sync::Mutex<HashMap<OsString, Arc<[std::path::PathBuf]>>>,
+    /// A folder's entries, each with whether it is a link, by the folder
+    /// ([`SharedReads::links`]).
+    listings: std::sync::Mutex<HashMap<OsString, Option<Arc<Links>>>>,
 }
+
+/// A folder's entries by name, each with whether it is a link ([`SharedReads::links`]).
+pub type Links = HashMap<OsString, bool>;
 
 /// What one walk below a root found: for each name looked for, the folders holding an
 /// entry of that name.
@@ -60,7 +68,84 @@ impl SharedReads {
             held: AtomicUsize::new(0),
             bound,
             walks: std::sync::Mutex::new(HashMap::new()),
+            folders: std::sync::Mutex::new(HashMap::new()),
+            listings: std::sync::Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The most folders whose files ([`SharedReads::folder_files`]) or entries
+    /// ([`SharedReads::links`]) are kept.
+    const MAX_FOLDERS: usize = 64;
+
+    /// The files the walk of the rules folder `dir` found for every extension, kept, or
+    /// `walk`'s (kept for the readers after, while fewer than 64 folders are kept): the
+    /// views of one run that read the same folder (Cursor's and Crush's `.cursor/rules`)
+    /// walk it once, each taking the files of its extensions.
+    ///
+    /// ```
+    /// use rulebook_registry::SharedReads;
+    /// use std::path::{Path, PathBuf};
+    ///
+    /// let reads = SharedReads::default();
+    /// let first = reads.folder_files(Path::new("/p/.cursor/rules"), || vec![PathBuf::from("/p/.cursor/rules/a.mdc")]);
+    /// let second = reads.folder_files(Path::new("/p/.cursor/rules"), || unreachable!());
+    /// assert_eq!(first, second);
+    /// ```
+    pub fn folder_files(
+        &self,
+        dir: &Path,
+        walk: impl FnOnce() -> Vec<std::path::PathBuf>,
+    ) -> Arc<[std::path::PathBuf]> {
+        if let Some(kept) = self
+            .folders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(dir.as_os_str())
+        {
+            return Arc::clone(kept);
+        }
+        // Walked with the store unlocked: another reader may walk meanwhile.
+        let walked: Arc<[std::path::PathBuf]> = walk().into();
+        let mut folders = self.folders.lock().unwrap_or_else(PoisonError::into_inner);
+        if folders.len() < Self::MAX_FOLDERS {
+            folders
+                .entry(dir.as_os_str().to_owned())
+                .or_insert_with(|| Arc::clone(&walked));
+        }
+        walked
+    }
+
+    /// The entries of the folder `dir`, each with whether it is a link, kept, or `list`'s
+    /// (kept for the readers after, while fewer than 64 folders are kept; `None`, a folder
+    /// that cannot be listed, is kept too): the views of one run that check the same
+    /// folder's files for links list it once.
+    ///
+    /// ```
+    /// use rulebook_registry::SharedReads;
+    /// use std::path::Path;
+    ///
+    /// let reads = SharedReads::default();
+    /// let first = reads.links(Path::new("/p"), || Some([("a.md".into(), false)].into()));
+    /// let second = reads.links(Path::new("/p"), || unreachable!());
+    /// assert_eq!(first, second);
+    /// ```
+    pub fn links(&self, dir: &Path, list: impl FnOnce() -> Option<Links>) -> Option<Arc<Links>> {
+        if let Some(kept) = self
+            .listings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(dir.as_os_str())
+        {
+            return kept.clone();
+        }
+        let listed = list().map(Arc::new);
+        let mut listings = self.listings.lock().unwrap_or_else(PoisonError::into_inner);
+        if listings.len() < Self::MAX_FOLDERS {
+            listings
+                .entry(dir.as_os_str().to_owned())
+                .or_insert_with(|| listed.clone());
+        }
+        listed
     }
 
     /// The most roots whose walk is kept.

@@ -34,7 +34,7 @@ pub fn render(view: &mut HostView, bodies: &[String]) {
 
 /// Rule files of a rules directory with one of `extensions`, recursively, sorted.
 pub fn rule_files(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
-    crate::fs::walk_rules_dir(dir, extensions).files
+    util::rule_files(dir, extensions)
 }
 
 /// A file read whole, at start, when it exists: pushed as loaded and its text kept.

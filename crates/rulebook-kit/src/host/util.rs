@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use rulebook_registry::Links;
 use rulebook_registry::SharedReads;
 
 use globset::{GlobBuilder, GlobSetBuilder};
@@ -106,6 +107,40 @@ pub fn read_with<R>(path: &Path, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
         shared.keep_shared(path, &bytes);
     }
     Some(f(&bytes))
+}
+
+/// The rule files of the rules folder `dir` with one of `extensions`, as
+/// [`walk_rules_dir`](crate::fs::walk_rules_dir) lists them. With shared reads in force
+/// ([`with_shared_reads`]), the views of one run walk a folder once, for every file, and
+/// each takes those of its extensions ([`lists_extension`](crate::fs::lists_extension)).
+pub fn rule_files(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
+    let Some(shared) = shared() else {
+        return crate::fs::walk_rules_dir(dir, extensions).files;
+    };
+    shared
+        .folder_files(dir, || crate::fs::walk_rules_dir(dir, &["*"]).files)
+        .iter()
+        .filter(|path| crate::fs::lists_extension(path, extensions))
+        .cloned()
+        .collect()
+}
+
+/// The entries of the folder `dir`, each with whether it is a link, or `None` when it
+/// cannot be listed; with shared reads in force ([`with_shared_reads`]), the views of one
+/// run list a folder once.
+pub fn links(dir: &Path) -> Option<Arc<Links>> {
+    let list = || {
+        std::fs::read_dir(dir).ok().map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|e| Some((e.file_name(), e.file_type().ok()?.is_symlink())))
+                .collect()
+        })
+    };
+    match shared() {
+        Some(shared) => shared.links(dir, list),
+        None => list().map(Arc::new),
+    }
 }
 
 /// The bytes of a regular file (at most [`MAX_READ`] of them), or `None` (missing, not a
@@ -526,5 +561,65 @@ mod tests {
             assert!(seen.first_visit(&dir.path().join(format!("d{i}"))), "{i}");
         }
         assert!(!seen.first_visit(&dir.path().join("one-more")));
+    }
+
+    /// With shared reads in force, a rules folder is walked once for every extension and
+    /// listed once for its links: each reader gets what a walk and a listing of its own
+    /// give, whatever the entries (other extensions, a hidden file, an ignored one, a
+    /// folder named like a rule, a nested folder, links to a file, to a folder and to
+    /// nothing), and the second reader walks and lists nothing.
+    #[test]
+    fn readers_sharing_a_folders_walk_and_listing_get_what_their_own_give() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = dir.path().join(".cursor/rules");
+        std::fs::create_dir_all(rules.join("nested/deeper")).unwrap();
+        std::fs::create_dir_all(rules.join("folder.mdc")).unwrap();
+        for file in [
+            "a.mdc",
+            "b.md",
+            "c.txt",
+            ".hidden.mdc",
+            "ignored.mdc",
+            ".mdc",
+            "nested/d.mdc",
+            "nested/deeper/e.md",
+            "folder.mdc/f.mdc",
+        ] {
+            std::fs::write(rules.join(file), "x").unwrap();
+        }
+        std::fs::write(rules.join(".ignore"), "ignored.mdc\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::symlink;
+            symlink(rules.join("a.mdc"), rules.join("link.mdc")).unwrap();
+            symlink(rules.join("nested"), rules.join("linked-folder.mdc")).unwrap();
+            symlink(rules.join("missing.mdc"), rules.join("dangling.mdc")).unwrap();
+        }
+        let sets: [&[&str]; 4] = [&["mdc", "md"], &["*"], &["md"], &["txt"]];
+        let own: Vec<Vec<PathBuf>> = sets.iter().map(|e| rule_files(&rules, e)).collect();
+        assert!(own[0].contains(&rules.join("nested/d.mdc")), "{:?}", own[0]);
+        assert!(!own[0].contains(&rules.join("ignored.mdc")), "{:?}", own[0]);
+        let own_links = links(&rules).unwrap();
+        let shared = Arc::new(SharedReads::default());
+        with_shared_reads(Arc::clone(&shared), || {
+            for (extensions, want) in sets.iter().zip(&own) {
+                assert_eq!(&rule_files(&rules, extensions), want, "{extensions:?}");
+            }
+            assert_eq!(*links(&rules).unwrap(), *own_links);
+            assert_eq!(links(&rules.join("no-such-folder")), None);
+        });
+        // Kept: the second reader neither walks nor lists.
+        assert_eq!(
+            shared.folder_files(&rules, || unreachable!()).len(),
+            own[1].len()
+        );
+        assert!(shared.links(&rules, || unreachable!()).is_some());
+        assert!(
+            shared
+                .links(&rules.join("no-such-folder"), || unreachable!())
+                .is_none()
+        );
+        #[cfg(unix)]
+        assert_eq!(own_links.get(std::ffi::OsStr::new("link.mdc")), Some(&true));
     }
 }
