@@ -299,16 +299,19 @@ pub fn check(book: &Rulebook, options: &CheckOptions) -> Report {
 }
 
 /// [`check`] with views made apart ([`ToolViews::read`]): the same report. `views` is
-/// called once the book is linted (a caller making them on another thread joins it there).
+/// called once the book is linted (a caller making them on another thread joins it there),
+/// and gives them or a reference to them (a caller that keeps them, to let them go when it
+/// chooses: a process about to end need not free them one by one).
 /// Views of another project, or of other tools than the check reads ([`view_hosts`]), are
 /// made again here.
-pub fn check_with_views(
+pub fn check_with_views<V: std::borrow::Borrow<ToolViews>>(
     book: &Rulebook,
     options: &CheckOptions,
-    views: impl FnOnce() -> ToolViews,
+    views: impl FnOnce() -> V,
 ) -> Report {
     let findings = lint(book);
     let views = views();
+    let views: &ToolViews = views.borrow();
     if views.project != *book.project() || views.hosts != view_hosts(options) {
         return check(book, options);
     }

@@ -98,14 +98,20 @@ pub(crate) fn run(
             return ExitCode::from(2);
         }
     };
+    // The views, once joined, are kept here: the process ends after the report, and the OS
+    // takes back their memory at once (as the book's).
+    let joined = std::cell::OnceCell::new();
     let report = match views {
         Some(views) => rulebook_check::check_with_views(book, &options, || {
-            views
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            joined.get_or_init(|| {
+                views
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
         }),
         None => rulebook_check::check(book, &options),
     };
+    std::mem::forget(joined);
     let (errors, warnings, infos) = (
         report.count(Severity::Error),
         report.count(Severity::Warning),
