@@ -250,15 +250,17 @@ pub struct ToolViews {
 impl ToolViews {
     /// The views of `hosts` in `project` (the one discovery will locate:
     /// [`rulebook::Located`]), one after another on this thread, and what each loads twice
-    /// (the duplicate finding's groups); each file one of them reads is kept for the views
-    /// after it and for the duplicates (up to [`SharedReads::DEFAULT_BOUND`] bytes), and
-    /// each rules folder is walked once for them all.
+    /// (the duplicate finding's groups). Of each file one of them reads, what the views
+    /// after it and the duplicates ask is kept (that it reads, its length, the hash of its
+    /// bytes: [`rulebook::stages::registry::Digest`]), not its bytes; each rules folder is
+    /// walked once for them all.
     pub fn read(project: &Project, hosts: &[Host]) -> Self {
         // This thread's core is taken: a discovery beside it does not count on it.
         let _busy = rulebook::stages::registry::cores::Busy::enter();
-        // A check reads what each tool loads, never the text it would show.
+        // A check reads what each tool loads, never the text it would show; a file's bytes
+        // are not kept once read (no view of a check shows them), its digest is.
         let options = HostOptions::for_project(project.clone())
-            .share_reads(Some(Arc::new(SharedReads::default())))
+            .share_reads(Some(Arc::new(SharedReads::new(0))))
             .without_prompt(true);
         let views: Vec<HostView> = hosts
             .iter()

@@ -151,13 +151,14 @@ fn documented_emulations_over_every_fixture_tree() {
 }
 
 /// A view made without its prompt, and one made with shared reads (one walk below the
-/// root for every name the views look for, each file read once), list the same files with
-/// the same statuses and reasons as the plain view, on every fixture tree, for every tool
-/// and every working directory: the prompt alone may be left empty (a view that renders
-/// it through the shared helpers leaves it so). `check` makes its views so.
+/// root for every name the views look for, each file read once; or, with a store that
+/// keeps no bytes, each file's digest kept), list the same files with the same statuses
+/// and reasons as the plain view, and find the same duplicates, on every fixture tree, for
+/// every tool and every working directory: the prompt alone may be left empty (a view that
+/// renders it through the shared helpers leaves it so). `check` makes its views so.
 #[test]
 fn views_without_prompts_or_with_shared_reads_list_what_the_plain_views_list() {
-    let (mut compared, mut left_empty) = (0, 0);
+    let (mut compared, mut left_empty, mut found_duplicates) = (0, 0, 0);
     for dir in &cases() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let case = Case::load(dir).unwrap();
@@ -166,17 +167,35 @@ fn views_without_prompts_or_with_shared_reads_list_what_the_plain_views_list() {
         case.materialize(dir, &root).unwrap();
         for cwd in &case.cwds {
             let plain = HostOptions::new(root.join(cwd), root.join(&case.home));
-            let shared = plain.clone().share_reads(Some(std::sync::Arc::new(
-                rulebook::stages::registry::SharedReads::default(),
-            )));
+            let store = |bound| {
+                Some(std::sync::Arc::new(
+                    rulebook::stages::registry::SharedReads::new(bound),
+                ))
+            };
+            let shared = plain.clone().share_reads(store(
+                rulebook::stages::registry::SharedReads::DEFAULT_BOUND,
+            ));
+            // A store that keeps no bytes, as `check` makes its views: the digests alone.
+            let digests = plain.clone().share_reads(store(0)).without_prompt(true);
             let bare = shared.clone().without_prompt(true);
             for &host in rulebook::tools() {
                 let want = emulate(host, &plain);
-                for (how, options) in [("shared", &shared), ("without prompt", &bare)] {
+                for (how, options) in [
+                    ("shared", &shared),
+                    ("without prompt", &bare),
+                    ("digests", &digests),
+                ] {
                     let view = emulate(host, options);
                     let files = |v: &rulebook_hosts::HostView| format!("{:?}", v.files);
                     assert_eq!(files(&view), files(&want), "{name} {host}@{cwd} {how}");
                     assert_eq!(view.notes, want.notes, "{name} {host}@{cwd} {how}");
+                    let duplicates = options.reading(|| view.duplicates());
+                    assert_eq!(
+                        duplicates,
+                        plain.reading(|| want.duplicates()),
+                        "{name} {host}@{cwd} {how}"
+                    );
+                    found_duplicates += duplicates.len();
                     if how == "shared" {
                         assert_eq!(view.prompt, want.prompt, "{name} {host}@{cwd}");
                     } else {
@@ -194,4 +213,5 @@ fn views_without_prompts_or_with_shared_reads_list_what_the_plain_views_list() {
     }
     assert!(compared > 1000, "only {compared} views compared");
     assert!(left_empty > 100, "only {left_empty} prompts left empty");
+    assert!(found_duplicates > 0, "no duplicates found");
 }

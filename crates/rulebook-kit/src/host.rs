@@ -576,13 +576,7 @@ impl HostView {
             if lengths.get(&len).copied().unwrap_or(0) < 2 {
                 continue;
             }
-            let hash = util::read_with(&f.path, |bytes| {
-                (!bytes.iter().all(u8::is_ascii_whitespace)).then(|| {
-                    use std::hash::BuildHasher;
-                    foldhash::quality::FixedState::with_seed(0).hash_one(bytes)
-                })
-            });
-            let Some(Some(hash)) = hash else {
+            let Some(hash) = util::content_hash(&f.path) else {
                 continue;
             };
             let key = (len, hash);

@@ -74,7 +74,7 @@ use rulebook_rule::{DEFAULT_MAX_FILE_SIZE, Diagnostic, DiagnosticCode, Profile};
 pub use memo::{FileLoad, ReadMemo, Reload, Reloaded};
 pub use rules::RuleCapability;
 use serde::Serialize;
-pub use shared::{Links, SharedReads, Walked};
+pub use shared::{Digest, Links, SharedReads, Walked};
 pub use skills::SkillCapability;
 
 /// A kind of item providers can load: rules, and whatever else a tool registers.

@@ -43,6 +43,19 @@ pub struct SharedReads {
     /// A folder's entries, each with whether it is a link, by the folder
     /// ([`SharedReads::links`]).
     listings: std::sync::Mutex<HashMap<OsString, Option<Arc<Links>>>>,
+    /// What readers kept of files whose bytes are not kept ([`SharedReads::keep_digest`]).
+    digests: RwLock<HashMap<OsString, Digest, foldhash::fast::RandomState>>,
+}
+
+/// What a reader kept of a file it read, when not its bytes ([`SharedReads::keep_digest`]):
+/// enough to say that it was read, how long it is, and which files hold the same bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Digest {
+    /// Its length, when it was read whole.
+    pub len: Option<u64>,
+    /// A hash of the bytes read, made by the reader (the same function for every file of a
+    /// store); `None` when the reader made none (a blank file).
+    pub hash: Option<u64>,
 }
 
 /// A folder's entries by name, each with whether it is a link ([`SharedReads::links`]).
@@ -70,7 +83,43 @@ impl SharedReads {
             walks: std::sync::Mutex::new(HashMap::new()),
             folders: std::sync::Mutex::new(HashMap::new()),
             listings: std::sync::Mutex::new(HashMap::new()),
+            digests: RwLock::new(HashMap::default()),
         }
+    }
+
+    /// The most digests kept ([`SharedReads::keep_digest`]): a million files.
+    pub const MAX_DIGESTS: usize = 1 << 20;
+
+    /// Keeps `digest` of the file read at `path`, for the readers after: a store whose
+    /// bound keeps no bytes (`SharedReads::new(0)`) still tells them the file was read, its
+    /// length and the hash of its bytes, so they need not read it again for those. A path
+    /// kept already keeps its first digest; past [`SharedReads::MAX_DIGESTS`], none is kept.
+    ///
+    /// ```
+    /// use rulebook_registry::{Digest, SharedReads};
+    /// use std::path::Path;
+    ///
+    /// let reads = SharedReads::new(0);
+    /// assert!(!reads.keep(Path::new("/p/a.md"), b"12345")); // no bytes are kept
+    /// let digest = Digest { len: Some(5), hash: Some(42) };
+    /// reads.keep_digest(Path::new("/p/a.md"), digest);
+    /// assert_eq!(reads.digest(Path::new("/p/a.md")), Some(digest));
+    /// assert_eq!(reads.digest(Path::new("/p/b.md")), None);
+    /// ```
+    pub fn keep_digest(&self, path: &Path, digest: Digest) {
+        let mut digests = self.digests.write().unwrap_or_else(PoisonError::into_inner);
+        if digests.len() < Self::MAX_DIGESTS {
+            digests.entry(path.as_os_str().to_owned()).or_insert(digest);
+        }
+    }
+
+    /// The digest kept for `path` (exactly as given), if any.
+    pub fn digest(&self, path: &Path) -> Option<Digest> {
+        self.digests
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(path.as_os_str())
+            .copied()
     }
 
     /// The most folders whose files ([`SharedReads::folder_files`]) or entries

@@ -64,8 +64,11 @@ pub fn prompt_wanted() -> bool {
 }
 
 /// Whether the file at `path` reads as [`read_text`] reads it (a regular file, readable),
-/// without making its text.
+/// without making its text: a file the shared reads in force say was read is.
 pub fn readable(path: &Path) -> bool {
+    if shared().is_some_and(|s| s.digest(path).is_some()) {
+        return true;
+    }
     read_with(path, |_| ()).is_some()
 }
 
@@ -103,10 +106,34 @@ pub fn read_with<R>(path: &Path, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
     // Read into the buffer that is kept: no copy to share it.
     let bytes = rulebook_fs::read_prefix_shared(path, MAX_READ).ok()?;
     // Fewer bytes than the bound: the whole file.
-    if (bytes.len() as u64) < MAX_READ {
-        shared.keep_shared(path, &bytes);
+    let whole = (bytes.len() as u64) < MAX_READ;
+    if !(whole && shared.keep_shared(path, &bytes)) {
+        // Not kept: what the readers after ask of it.
+        let digest = rulebook_registry::Digest {
+            len: whole.then_some(bytes.len() as u64),
+            hash: text_hash(&bytes),
+        };
+        shared.keep_digest(path, digest);
     }
     Some(f(&bytes))
+}
+
+/// The hash of the bytes a view reads of a file ([`read_with`]), by which
+/// [`HostView::duplicates`](super::HostView::duplicates) tells copies apart, or `None` when
+/// they are blank (blank files are no duplicates) or the file cannot be read. From the
+/// shared reads in force when they hold the file or its digest.
+pub fn content_hash(path: &Path) -> Option<u64> {
+    if let Some(digest) = shared().and_then(|s| s.digest(path)) {
+        return digest.hash;
+    }
+    read_with(path, text_hash).flatten()
+}
+
+/// The hash [`content_hash`] gives of `bytes`.
+fn text_hash(bytes: &[u8]) -> Option<u64> {
+    use std::hash::BuildHasher;
+    (!bytes.iter().all(u8::is_ascii_whitespace))
+        .then(|| foldhash::quality::FixedState::with_seed(0).hash_one(bytes))
 }
 
 /// The rule files of the rules folder `dir` with one of `extensions`, as
@@ -172,8 +199,13 @@ pub fn read_text(path: &Path) -> Option<String> {
 /// The length of the file at `path` (following links), as `stat().size`: from the shared
 /// reads in force when they hold it.
 pub fn length(path: &Path) -> Option<u64> {
-    if let Some(bytes) = shared().and_then(|s| s.get(path)) {
-        return Some(bytes.len() as u64);
+    if let Some(shared) = shared() {
+        if let Some(bytes) = shared.get(path) {
+            return Some(bytes.len() as u64);
+        }
+        if let Some(len) = shared.digest(path).and_then(|d| d.len) {
+            return Some(len);
+        }
     }
     std::fs::metadata(path).ok().map(|m| m.len())
 }
@@ -561,6 +593,49 @@ mod tests {
             assert!(seen.first_visit(&dir.path().join(format!("d{i}"))), "{i}");
         }
         assert!(!seen.first_visit(&dir.path().join("one-more")));
+    }
+
+    /// A store that keeps no bytes (`SharedReads::new(0)`) keeps what the readers after ask
+    /// of a file read through it: that it reads, its length and the hash of its bytes, the
+    /// same as a reader without a store finds; they do not read it again for those (a file
+    /// changed on disk since answers as it was read), while a read of its text reads the
+    /// disk. A file past the read bound says its length from the disk, and its hash is that
+    /// of the bytes read.
+    #[test]
+    fn a_store_without_bytes_answers_from_what_was_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = |name: &str| dir.path().join(name);
+        std::fs::write(path("a.md"), "same text\n").unwrap();
+        std::fs::write(path("b.md"), "same text\n").unwrap();
+        std::fs::write(path("blank.md"), " \n\t\n").unwrap();
+        let mut big = vec![b'x'; usize::try_from(MAX_READ).unwrap()];
+        big.push(b'y');
+        std::fs::write(path("big.md"), &big).unwrap();
+        let names = ["a.md", "b.md", "blank.md", "big.md", "missing.md"];
+        let answers = || {
+            names
+                .map(|n| (length(&path(n)), content_hash(&path(n)), readable(&path(n))))
+                .to_vec()
+        };
+        let own = answers();
+        assert_eq!(own[0], own[1]);
+        assert_eq!(own[2].1, None, "a blank file has no hash");
+        assert_eq!(own[3].0, Some(MAX_READ + 1));
+        assert_eq!(own[4], (None, None, false));
+        let shared = Arc::new(SharedReads::new(0));
+        with_shared_reads(Arc::clone(&shared), || {
+            for name in names {
+                read_with(&path(name), |_| ());
+            }
+            assert_eq!(shared.bytes(), 0, "no bytes kept");
+            assert_eq!(answers(), own);
+            std::fs::write(path("a.md"), "other, longer text\n").unwrap();
+            assert_eq!(answers(), own, "answered from the digest");
+            assert_eq!(read_text(&path("a.md")).unwrap(), "other, longer text\n");
+        });
+        assert_eq!(shared.digest(&path("a.md")).unwrap().len, Some(10));
+        assert_eq!(shared.digest(&path("big.md")).unwrap().len, None);
+        assert_eq!(shared.digest(&path("missing.md")), None);
     }
 
     /// With shared reads in force, a rules folder is walked once for every extension and
