@@ -21,7 +21,7 @@ pub fn emulate(options: &HostOptions) -> HostView {
             // The text as the bytes read (kept for the other views), the body copied only
             // for a prompt that shows it.
             let read = util::read_with(&path, |bytes| {
-                let text = String::from_utf8_lossy(bytes);
+                let text = util::lossy(bytes);
                 let (fm, body) = util::frontmatter_borrowed(&text);
                 let always = fm.get("alwaysApply").and_then(Value::as_bool) == Some(true);
                 let globs = util::strings(fm.get("globs"))

@@ -180,6 +180,16 @@ pub fn read(path: &Path) -> Option<Vec<u8>> {
     read_with(path, <[u8]>::to_vec)
 }
 
+/// `bytes` as text, invalid UTF-8 replaced by U+FFFD (`String::from_utf8_lossy`), borrowed
+/// when they are UTF-8: told by `std::str::from_utf8`, which checks text a word at a time
+/// where `from_utf8_lossy` goes a byte at a time.
+pub fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// The text of a regular file, invalid UTF-8 replaced by U+FFFD (as `String::from_utf8_lossy`
 /// and Node's `readFile(..., "utf-8")` both do).
 pub fn read_text(path: &Path) -> Option<String> {
