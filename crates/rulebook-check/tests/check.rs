@@ -715,3 +715,50 @@ fn a_link_out_of_the_project_is_found_among_many_files_of_a_folder() {
     assert!(view.prompt.is_empty(), "the prompt is withheld");
     assert_eq!(view.files.len(), 101);
 }
+
+/// A book of many rules lints the same with its glob index built on another core as a
+/// small one does on this thread: a glob that does not compile is said once, among the
+/// other findings, and what the lint finds of each file is there.
+#[test]
+fn a_large_book_says_its_glob_findings_as_a_small_one_does() {
+    let findings = |rules: usize| {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("project");
+        write(&p, ".git/HEAD", "ref: refs/heads/main\n");
+        write(
+            &p,
+            ".cursor/rules/bad-glob.mdc",
+            "---\ndescription: Bad\nglobs: \"src/[a-\"\n---\nBody\n",
+        );
+        write(
+            &p,
+            ".cursor/rules/empty.mdc",
+            "---\ndescription: Empty\n---\n",
+        );
+        for i in 0..rules {
+            write(
+                &p,
+                &format!(".cursor/rules/many/r{i:04}.mdc"),
+                &format!("---\ndescription: Rule {i}\nglobs: \"src/{i}/**\"\n---\nBody {i}\n"),
+            );
+        }
+        let book = Rulebook::discover(&p, Some(&dir.path().join("home")), &Options::new());
+        assert_eq!(book.all().len(), rules + 2);
+        check(&book, &CheckOptions::new())
+            .findings
+            .iter()
+            .map(|f| {
+                let name = f.path.as_deref().and_then(Path::file_name);
+                format!("{} {:?}", f.code, name)
+            })
+            .collect::<Vec<_>>()
+    };
+    let small = findings(1);
+    assert!(
+        small.iter().any(|f| f.starts_with("invalid-glob")),
+        "{small:?}"
+    );
+    assert!(small.iter().any(|f| f.contains("empty.mdc")), "{small:?}");
+    // The same findings: none is said of the many rules, which are fine.
+    assert_eq!(findings(600), small);
+}
