@@ -587,13 +587,12 @@ fn missing_links(skill: &rulebook::Skill) -> Vec<String> {
     missing
 }
 
-/// Every finding, unfiltered. The book's glob index, which its glob findings come from,
-/// is built on another core, while one is idle, as the rule files are linted here.
+/// Every finding, unfiltered. For a book of many rules, its glob index (which its glob
+/// findings come from) is built on another thread as the rule files are linted here: on
+/// a core of its own once the tools' views beside the lint are done, whichever ends first.
 fn lint(book: &Rulebook) -> Vec<Diagnostic> {
     std::thread::scope(|scope| {
-        let _index = (book.all().len() >= LINT_BESIDE_FROM
-            && rulebook::stages::registry::cores::idle())
-        .then(|| {
+        let _index = (book.all().len() >= LINT_BESIDE_FROM).then(|| {
             scope.spawn(|| {
                 let _busy = rulebook::stages::registry::cores::Busy::enter();
                 book.glob_diagnostics().len()
