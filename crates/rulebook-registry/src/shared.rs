@@ -58,8 +58,9 @@ pub struct Digest {
     pub hash: Option<u64>,
 }
 
-/// A folder's entries by name, each with whether it is a link ([`SharedReads::links`]).
-pub type Links = HashMap<OsString, bool>;
+/// A folder's entries by name, each with whether it is a link ([`SharedReads::links`]),
+/// looked up by a fast hash seeded for each process (a view asks it of every file).
+pub type Links = HashMap<OsString, bool, foldhash::fast::RandomState>;
 
 /// What one walk below a root found: for each name looked for, the folders holding an
 /// entry of that name.
@@ -174,7 +175,7 @@ impl SharedReads {
     /// use std::path::Path;
     ///
     /// let reads = SharedReads::default();
-    /// let first = reads.links(Path::new("/p"), || Some([("a.md".into(), false)].into()));
+    /// let first = reads.links(Path::new("/p"), || Some([("a.md".into(), false)].into_iter().collect()));
     /// let second = reads.links(Path::new("/p"), || unreachable!());
     /// assert_eq!(first, second);
     /// ```
