@@ -266,8 +266,8 @@ impl ToolViews {
             .iter()
             .map(|&h| rulebook::emulate(h, &options))
             .collect();
-        // The duplicates too, from the bytes the views kept: on this thread, beside
-        // discovery, not after it.
+        // The duplicates too, from what the views kept of each file: on this thread,
+        // beside discovery, not after it.
         let duplicates = options.reading(|| views.iter().map(HostView::duplicates).collect());
         Self {
             project: project.clone(),
@@ -588,8 +588,7 @@ fn missing_links(skill: &rulebook::Skill) -> Vec<String> {
 }
 
 /// Every finding, unfiltered. For a book of many rules, its glob index (which its glob
-/// findings come from) is built on another thread as the rule files are linted here: on
-/// a core of its own once the tools' views beside the lint are done, whichever ends first.
+/// findings come from) is built on another thread while the rule files are linted here.
 fn lint(book: &Rulebook) -> Vec<Diagnostic> {
     std::thread::scope(|scope| {
         let _index = (book.all().len() >= LINT_BESIDE_FROM).then(|| {
