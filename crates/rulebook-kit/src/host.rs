@@ -564,14 +564,18 @@ impl HostView {
             .loaded()
             .filter_map(|f| Some((f, util::length(&f.path)?)))
             .collect();
-        let mut lengths: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+        // Numbers, hashed by a fast hash (a view may load thousands of files).
+        type Fast = foldhash::fast::RandomState;
+        let mut lengths: std::collections::HashMap<u64, usize, Fast> =
+            std::collections::HashMap::with_capacity_and_hasher(loaded.len(), Fast::default());
         for (_, len) in &loaded {
             *lengths.entry(*len).or_default() += 1;
         }
-        // (length, hash of the bytes read), the files, the bytes spent again.
-        let mut groups: Vec<(Vec<PathBuf>, u64)> = Vec::new();
-        let mut by_key: std::collections::HashMap<(u64, u64), usize> =
-            std::collections::HashMap::new();
+        // By (length, hash of the bytes read): the first file, the paths of the others, the
+        // bytes spent again. A group of one file, the common case, copies no path.
+        let mut groups: Vec<(&HostFile, Vec<PathBuf>, u64)> = Vec::new();
+        let mut by_key: std::collections::HashMap<(u64, u64), usize, Fast> =
+            std::collections::HashMap::with_capacity_and_hasher(loaded.len(), Fast::default());
         for (f, len) in loaded {
             if lengths.get(&len).copied().unwrap_or(0) < 2 {
                 continue;
@@ -580,25 +584,27 @@ impl HostView {
                 continue;
             };
             let key = (len, hash);
-            let taken = Self::bytes_taken(f);
             match by_key.get(&key) {
                 Some(&i) => {
-                    let (paths, lost) = &mut groups[i];
-                    if !paths.contains(&f.path) {
-                        paths.push(f.path.clone());
-                        *lost += taken;
+                    let (first, others, lost) = &mut groups[i];
+                    if first.path != f.path && !others.contains(&f.path) {
+                        others.push(f.path.clone());
+                        *lost += Self::bytes_taken(f);
                     }
                 }
                 None => {
                     by_key.insert(key, groups.len());
-                    groups.push((vec![f.path.clone()], 0));
+                    groups.push((f, Vec::new(), 0));
                 }
             }
         }
         groups
             .into_iter()
-            .filter(|(paths, _)| paths.len() > 1)
-            .map(|(paths, bytes_lost)| Duplicate { paths, bytes_lost })
+            .filter(|(_, others, _)| !others.is_empty())
+            .map(|(first, others, bytes_lost)| Duplicate {
+                paths: std::iter::once(first.path.clone()).chain(others).collect(),
+                bytes_lost,
+            })
             .collect()
     }
 
