@@ -560,12 +560,12 @@ impl HostView {
     /// of them ([`util::MAX_READ`]): at most that much of each is read, and nothing of a
     /// file whose length no other loaded file shares.
     pub fn duplicates(&self) -> Vec<Duplicate> {
+        // Numbers, hashed by a fast hash (a view may load thousands of files).
+        type Fast = foldhash::fast::RandomState;
         let loaded: Vec<(&HostFile, u64)> = self
             .loaded()
             .filter_map(|f| Some((f, util::length(&f.path)?)))
             .collect();
-        // Numbers, hashed by a fast hash (a view may load thousands of files).
-        type Fast = foldhash::fast::RandomState;
         let mut lengths: std::collections::HashMap<u64, usize, Fast> =
             std::collections::HashMap::with_capacity_and_hasher(loaded.len(), Fast::default());
         for (_, len) in &loaded {
