@@ -83,22 +83,14 @@ fn interleaved_all(rounds: usize, runs: &mut [&mut dyn FnMut() -> usize]) -> Vec
 
 /// The medians of three commands timed in turn, `rounds` times after a round that warms
 /// them up: interleaved, so a slower moment of the machine weighs on all three alike.
-fn interleaved<A, B, C>(
+fn interleaved(
     rounds: usize,
-    mut a: impl FnMut() -> A,
-    mut b: impl FnMut() -> B,
-    mut c: impl FnMut() -> C,
+    mut a: impl FnMut() -> usize,
+    mut b: impl FnMut() -> usize,
+    mut c: impl FnMut() -> usize,
 ) -> (Duration, Duration, Duration) {
-    let (mut xs, mut ys, mut zs) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..=rounds {
-        let times = (once(&mut a), once(&mut b), once(&mut c));
-        if round > 0 {
-            xs.push(times.0);
-            ys.push(times.1);
-            zs.push(times.2);
-        }
-    }
-    (median(xs), median(ys), median(zs))
+    let medians = interleaved_all(rounds, &mut [&mut a, &mut b, &mut c]);
+    (medians[0], medians[1], medians[2])
 }
 
 fn ms(d: Duration) -> String {

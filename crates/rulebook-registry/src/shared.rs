@@ -146,23 +146,7 @@ impl SharedReads {
         dir: &Path,
         walk: impl FnOnce() -> Vec<std::path::PathBuf>,
     ) -> Arc<[std::path::PathBuf]> {
-        if let Some(kept) = self
-            .folders
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(dir.as_os_str())
-        {
-            return Arc::clone(kept);
-        }
-        // Walked with the store unlocked: another reader may walk meanwhile.
-        let walked: Arc<[std::path::PathBuf]> = walk().into();
-        let mut folders = self.folders.lock().unwrap_or_else(PoisonError::into_inner);
-        if folders.len() < Self::MAX_FOLDERS {
-            folders
-                .entry(dir.as_os_str().to_owned())
-                .or_insert_with(|| Arc::clone(&walked));
-        }
-        walked
+        kept_or(&self.folders, dir, Self::MAX_FOLDERS, || walk().into())
     }
 
     /// The entries of the folder `dir`, each with whether it is a link, kept, or `list`'s
@@ -180,22 +164,9 @@ impl SharedReads {
     /// assert_eq!(first, second);
     /// ```
     pub fn links(&self, dir: &Path, list: impl FnOnce() -> Option<Links>) -> Option<Arc<Links>> {
-        if let Some(kept) = self
-            .listings
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(dir.as_os_str())
-        {
-            return kept.clone();
-        }
-        let listed = list().map(Arc::new);
-        let mut listings = self.listings.lock().unwrap_or_else(PoisonError::into_inner);
-        if listings.len() < Self::MAX_FOLDERS {
-            listings
-                .entry(dir.as_os_str().to_owned())
-                .or_insert_with(|| listed.clone());
-        }
-        listed
+        kept_or(&self.listings, dir, Self::MAX_FOLDERS, || {
+            list().map(Arc::new)
+        })
     }
 
     /// The most roots whose walk is kept.
@@ -216,23 +187,7 @@ impl SharedReads {
     /// assert_eq!(first, second);
     /// ```
     pub fn walk(&self, root: &Path, walk: impl FnOnce() -> Option<Walked>) -> Option<Arc<Walked>> {
-        if let Some(kept) = self
-            .walks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(root.as_os_str())
-        {
-            return kept.clone();
-        }
-        // Walked with the store unlocked: another reader may walk meanwhile.
-        let walked = walk().map(Arc::new);
-        let mut walks = self.walks.lock().unwrap_or_else(PoisonError::into_inner);
-        if walks.len() < Self::MAX_WALKS {
-            walks
-                .entry(root.as_os_str().to_owned())
-                .or_insert_with(|| walked.clone());
-        }
-        walked
+        kept_or(&self.walks, root, Self::MAX_WALKS, || walk().map(Arc::new))
     }
 
     /// Keeps `bytes`, the whole of the file read at `path`, when they are at most
@@ -302,6 +257,31 @@ impl SharedReads {
     pub fn bytes(&self) -> usize {
         self.held.load(Ordering::Relaxed)
     }
+}
+
+/// The value `kept` holds for `path`, or `make`'s, kept for the readers after while fewer
+/// than `most` paths are kept. `make` runs with the map unlocked (a walk or a listing takes
+/// long): another reader may make the same meanwhile, and the first one kept stays.
+fn kept_or<V: Clone>(
+    kept: &std::sync::Mutex<HashMap<OsString, V>>,
+    path: &Path,
+    most: usize,
+    make: impl FnOnce() -> V,
+) -> V {
+    if let Some(value) = kept
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(path.as_os_str())
+    {
+        return value.clone();
+    }
+    let made = make();
+    let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+    if kept.len() < most {
+        kept.entry(path.as_os_str().to_owned())
+            .or_insert_with(|| made.clone());
+    }
+    made
 }
 
 /// One store is equal to itself alone (a context that shares its reads with another
