@@ -1307,18 +1307,26 @@ impl<C: Capability> Registry<C> {
             // The same file under two names (`CLAUDE.md -> AGENTS.md`): the first stands. A
             // real path is resolved (no `.`, `..` or doubled separator), so its bytes name it
             // (hashing a `Path` walks its components).
+            // Sized once for every entry, and each path hashed once: at 100,000 rules the
+            // growing map's rehashes and a second hash for the insert were a fifth of the
+            // time discovery spends on one core after its providers.
             let mut files: HashMap<&std::ffi::OsStr, usize, foldhash::fast::RandomState> =
-                HashMap::default();
+                HashMap::with_capacity_and_hasher(
+                    loaded.all.len(),
+                    foldhash::fast::RandomState::default(),
+                );
             let mut same = Vec::new();
             for (i, entry) in loaded.all.iter().enumerate() {
                 if entry.status != Status::Active {
                     continue;
                 }
                 if let Some(real) = C::real_path(&entry.item).map(Path::as_os_str) {
-                    match files.get(real) {
-                        Some(&first) => same.push((i, first)),
-                        None => {
-                            files.insert(real, i);
+                    match files.entry(real) {
+                        std::collections::hash_map::Entry::Occupied(first) => {
+                            same.push((i, *first.get()));
+                        }
+                        std::collections::hash_map::Entry::Vacant(slot) => {
+                            slot.insert(i);
                         }
                     }
                 }
