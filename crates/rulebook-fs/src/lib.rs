@@ -52,7 +52,8 @@ pub use find::{Found, find_dirs, find_named, find_upward, owned_by_another_user}
 pub use overlay::Overlay;
 pub use read::{
     ReadOptions, ReadRule, ReadText, RuleReader, holding_folders, normalize_lexically, read_bytes,
-    read_bytes_inside, read_prefix, read_prefix_shared, read_rule, read_rule_file, same_bytes,
+    read_bytes_inside, read_prefix, read_prefix_into, read_prefix_shared, read_rule,
+    read_rule_file, same_bytes,
 };
 pub use rulebook_rule::DEFAULT_MAX_FILE_SIZE;
 pub use walk::{

@@ -467,19 +467,45 @@ pub fn read_bytes_inside(
 /// opened without blocking, and anything but a regular file is an
 /// [`std::io::ErrorKind::InvalidInput`] error, as in [`read_bytes`].
 pub fn read_prefix(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    read_prefix_into(path, max, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// As [`read_prefix`], into `bytes` (cleared first; its memory reused): for a reader of
+/// many files that keeps none of them whole, no allocation a file. One `read` a file when
+/// it still has the size its metadata gave (the buffer has a byte to spare past it, so a
+/// read that comes back short there is the end); a file that grew or shrank since is read
+/// as it is, never past `max`. On an error `bytes` holds what was read before it.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let (a, b) = (dir.path().join("a.md"), dir.path().join("b.md"));
+/// std::fs::write(&a, "0123456789")?;
+/// std::fs::write(&b, "ab")?;
+/// let mut bytes = Vec::new();
+/// rulebook_fs::read_prefix_into(&a, 4, &mut bytes)?;
+/// assert_eq!(bytes, b"0123");
+/// rulebook_fs::read_prefix_into(&b, 100, &mut bytes)?;
+/// assert_eq!(bytes, b"ab");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_prefix_into(path: &Path, max: u64, bytes: &mut Vec<u8>) -> std::io::Result<()> {
+    bytes.clear();
     let (mut file, meta) = open_regular(path)?;
     if let Some(laid) = crate::Overlay::get(path) {
-        return Ok(laid[..laid.len().min(usize::try_from(max).unwrap_or(usize::MAX))].to_vec());
+        bytes
+            .extend_from_slice(&laid[..laid.len().min(usize::try_from(max).unwrap_or(usize::MAX))]);
+        return Ok(());
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(max)).unwrap_or(0));
-    (&mut file).take(max).read_to_end(&mut bytes)?;
-    Ok(bytes)
+    read_sized(&mut file, bytes, meta.len(), max).map(|_| ())
 }
 
 /// As [`read_prefix`], into one shared buffer the size of the file (or of `max`): a reader
 /// that keeps what it read for others ([`std::sync::Arc`]) keeps it without a copy. The
-/// reads are [`read_prefix`]'s: the file's size, then one read to see its end (none past
-/// `max`); a file that grew or shrank since its size was asked is read as it is.
+/// file's size is asked, its bytes read, then one more read sees its end (none past `max`);
+/// a file that grew or shrank since its size was asked is read as it is. A reader that
+/// keeps few of its files makes one read a file with [`read_prefix_into`].
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -1091,16 +1117,24 @@ mod reader_tests {
                 .map(PathBuf::from)
                 .filter(|p| p.is_file()),
         );
+        // One buffer for every read, as a reader of many files keeps it: what the last
+        // file left in it is never part of the next.
+        let mut reused = b"left from a longer file before".to_vec();
         for path in &paths {
             for max in [0, 1, 4, 10, 11, 1 << 20] {
+                let shared = read_prefix_shared(path, max).unwrap();
                 assert_eq!(
-                    read_prefix_shared(path, max).unwrap()[..],
+                    shared[..],
                     read_prefix(path, max).unwrap()[..],
                     "{} up to {max}",
                     path.display()
                 );
+                read_prefix_into(path, max, &mut reused).unwrap();
+                assert_eq!(reused[..], shared[..], "{} up to {max}", path.display());
             }
         }
+        assert!(read_prefix_into(dir.path(), 10, &mut reused).is_err());
+        assert!(reused.is_empty(), "a refused read leaves nothing of the file before");
         #[cfg(target_os = "linux")]
         assert!(paths.len() > 1, "/proc is mounted");
     }

@@ -103,11 +103,16 @@ pub fn read_with<R>(path: &Path, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
     if let Some(bytes) = shared.get(path) {
         return Some(f(&bytes));
     }
-    // Read into the buffer that is kept: no copy to share it.
-    let bytes = rulebook_fs::read_prefix_shared(path, MAX_READ).ok()?;
+    // Read into this thread's buffer (taken out while in use: `f` may read another file),
+    // in one `read`; copied only into the store, when it keeps the file.
+    let mut bytes = BUFFER.with(std::cell::Cell::take);
+    if rulebook_fs::read_prefix_into(path, MAX_READ, &mut bytes).is_err() {
+        BUFFER.with(|b| b.set(bytes));
+        return None;
+    }
     // Fewer bytes than the bound: the whole file.
     let whole = (bytes.len() as u64) < MAX_READ;
-    if !(whole && shared.keep_shared(path, &bytes)) {
+    if !(whole && shared.keep(path, &bytes)) {
         // Not kept: what the readers after ask of it.
         let digest = rulebook_registry::Digest {
             len: whole.then_some(bytes.len() as u64),
@@ -115,7 +120,21 @@ pub fn read_with<R>(path: &Path, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
         };
         shared.keep_digest(path, digest);
     }
-    Some(f(&bytes))
+    let answer = f(&bytes);
+    // A buffer grown for a large file is let go; one for the small files is kept.
+    if bytes.capacity() <= KEPT_BUFFER {
+        BUFFER.with(|b| b.set(bytes));
+    }
+    Some(answer)
+}
+
+/// The largest buffer [`read_with`] keeps for the next file on its thread (64 KiB, many
+/// times a rule file).
+const KEPT_BUFFER: usize = 64 * 1024;
+
+thread_local! {
+    /// The buffer [`read_with`] reads into on this thread, between two files.
+    static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// The hash of the bytes a view reads of a file ([`read_with`]), by which
