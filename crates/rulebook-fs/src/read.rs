@@ -1134,7 +1134,10 @@ mod reader_tests {
             }
         }
         assert!(read_prefix_into(dir.path(), 10, &mut reused).is_err());
-        assert!(reused.is_empty(), "a refused read leaves nothing of the file before");
+        assert!(
+            reused.is_empty(),
+            "a refused read leaves nothing of the file before"
+        );
         #[cfg(target_os = "linux")]
         assert!(paths.len() > 1, "/proc is mounted");
     }

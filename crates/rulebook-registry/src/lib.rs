@@ -1306,10 +1306,10 @@ impl<C: Capability> Registry<C> {
         if ctx.mechanisms.same_file_dedup {
             // The same file under two names (`CLAUDE.md -> AGENTS.md`): the first stands. A
             // real path is resolved (no `.`, `..` or doubled separator), so its bytes name it
-            // (hashing a `Path` walks its components).
-            // Sized once for every entry, and each path hashed once: at 100,000 rules the
-            // growing map's rehashes and a second hash for the insert were a fifth of the
-            // time discovery spends on one core after its providers.
+            // (hashing a `Path` walks its components). The map is sized once for every
+            // entry and each path hashed once: at 100,000 rules a growing map's rehashes and
+            // a second hash for the insert were a fifth of what discovery does on one core
+            // after its providers.
             let mut files: HashMap<&std::ffi::OsStr, usize, foldhash::fast::RandomState> =
                 HashMap::with_capacity_and_hasher(
                     loaded.all.len(),
