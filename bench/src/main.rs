@@ -569,6 +569,33 @@ fn cli(trees: &[Tree], bin: &Path, rows: &mut Vec<Row>) {
             target: String::new(),
             pass: None,
         });
+        // The other commands each make one pass over the book or the tools' views: each
+        // against `list --json` at the same size, where a step that searches a list for
+        // every rule (grouping the warnings by file, a completion's names, the files
+        // another tool reads) makes it several times slower at 10,000 rules and tens of
+        // times at 100,000.
+        let others: [(&[&str], &str); 4] = [
+            (&["list"], "`rulebook list` (text)"),
+            (&["explain"], "`rulebook explain`"),
+            (
+                &["complete", "rule"],
+                "`rulebook complete rule` (every rule's name)",
+            ),
+            (
+                &["explain", "--as", "cursor"],
+                "`rulebook explain --as cursor`",
+            ),
+        ];
+        for (args, command) in others {
+            let took = run(args);
+            let ratio = took.as_secs_f64() / list.as_secs_f64();
+            rows.push(Row {
+                metric: format!("{command} as a process, {} rules", tree.rules),
+                value: format!("{} ({ratio:.2}× `list --json`)", ms(took)),
+                target: "≤ 3× `list --json` at every size".to_owned(),
+                pass: Some(ratio <= 3.0),
+            });
+        }
         let budget = run(&["budget"]);
         let budget_ratio = budget.as_secs_f64() / list.as_secs_f64();
         rows.push(Row {

@@ -39,7 +39,7 @@
 
 pub mod config;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -422,11 +422,15 @@ fn tool_lints(book: &Rulebook, host: Host) -> Vec<Diagnostic> {
 fn duplicate_rules(book: &Rulebook) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let always = book.bucket(RuleBucket::AlwaysApply);
-    for (i, rule) in always.iter().enumerate() {
+    // The first rule of each text, by a hash of the text: a search of the rules before for
+    // each rule would make a book of many always-apply rules quadratic.
+    let mut first_of: HashMap<&str, &Rule> = HashMap::new();
+    for rule in always {
         if rule.content.trim().is_empty() {
             continue;
         }
-        if let Some(first) = always[..i].iter().find(|r| r.content == rule.content) {
+        let first = *first_of.entry(&*rule.content).or_insert(rule);
+        if !std::ptr::eq(first, rule) {
             out.push(
                 finding(
                     DiagnosticCode::DuplicateLoad,

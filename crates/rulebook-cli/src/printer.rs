@@ -1,6 +1,8 @@
 //! The output being built: colour, paths as a person reads them, escaping, warnings.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -173,11 +175,17 @@ impl<'a> Printer<'a> {
     fn grouped(&mut self, title: &str, diagnostics: &[&Diagnostic]) {
         let _ = writeln!(self.text, "\n{} ({}):", self.bold(title), diagnostics.len());
         let mut groups: Vec<(Option<&Path>, Vec<&Diagnostic>)> = Vec::new();
+        // Each file's group by a hash, in the order the files first come: a search of the
+        // groups for each diagnostic would make a book of many files quadratic.
+        let mut group_of: HashMap<Option<&Path>, usize> = HashMap::new();
         for d in diagnostics {
             let path = d.path.as_deref();
-            match groups.iter_mut().find(|(p, _)| *p == path) {
-                Some((_, list)) => list.push(d),
-                None => groups.push((path, vec![d])),
+            match group_of.entry(path) {
+                Entry::Occupied(group) => groups[*group.get()].1.push(d),
+                Entry::Vacant(slot) => {
+                    slot.insert(groups.len());
+                    groups.push((path, vec![d]));
+                }
             }
         }
         groups.sort_by_key(|(p, _)| p.is_none());

@@ -253,8 +253,11 @@ pub fn complete<'a>(prefix: &str, rules: impl IntoIterator<Item = &'a Rule>) -> 
     let decoded = percent_decode(prefix);
     let prefix = decoded.as_deref().unwrap_or(prefix);
     let mut out: Vec<Completion> = Vec::new();
+    // The names given already, by a hash: a search of the list for each rule would make a
+    // prefix every rule has (`""`) quadratic.
+    let mut given: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for rule in rules {
-        if rule.name.starts_with(prefix) && !out.iter().any(|c| c.name == rule.name) {
+        if rule.name.starts_with(prefix) && given.insert(rule.name.as_str()) {
             out.push(Completion {
                 name: rule.name.clone(),
                 url: rule_uri(&rule.name),

@@ -100,20 +100,32 @@ fn first_match_wins() {
     );
 }
 
+/// Completions come in the rules' order, each name once, with the first rule's
+/// description; a prefix every rule has lists every name.
 #[test]
 fn completions() {
+    let mut later_style = rule("style");
+    later_style.description = Some("The second style".to_owned());
     let rules = [
         rule("style"),
         rule("strict mode"),
         rule("other"),
-        rule("style"),
+        later_style,
     ];
-    let names: Vec<String> = complete("rule://st", rules.iter())
-        .into_iter()
-        .map(|c| c.url)
-        .collect();
+    let found = complete("rule://st", rules.iter());
+    let names: Vec<&str> = found.iter().map(|c| c.url.as_str()).collect();
     assert_eq!(names, ["rule://style", "rule://strict%20mode"]);
+    assert_eq!(found[0].description.as_deref(), Some("About style"));
     assert_eq!(complete("", rules.iter()).len(), 3);
+    // Many names, some twice: each once, in order.
+    let many: Vec<Rule> = (0..2000).map(|i| rule(&format!("r{}", i % 1500))).collect();
+    let all = complete("", many.iter());
+    assert_eq!(all.len(), 1500);
+    assert!(
+        all.iter()
+            .enumerate()
+            .all(|(i, c)| c.name == format!("r{i}"))
+    );
 }
 
 /// The index the facade resolves through: the first rule of a name wins, positions are

@@ -73,9 +73,13 @@ impl Place<'_> {
                 }
             }
         }
+        // The files the view has, by a hash: a search of its list for each file of the
+        // others would make a tree of many rule files quadratic.
+        let own: std::collections::HashSet<&Path> =
+            view.files.iter().map(|f| f.path.as_path()).collect();
         let extra = others
             .into_iter()
-            .filter(|(path, _)| !view.files.iter().any(|f| &f.path == path))
+            .filter(|(path, _)| !own.contains(path.as_path()))
             .map(|(path, readers)| HostFile {
                 scope: if path.starts_with(self.home()) && !self.cwd().starts_with(self.home()) {
                     HostScope::User
@@ -523,6 +527,7 @@ pub(crate) fn compare(
                     .collect(),
             })
             .collect();
+        let statuses = skill_statuses(&views);
         let skills = skill_rows(&views)
             .into_iter()
             .map(|(path, name)| SkillRow {
@@ -530,10 +535,11 @@ pub(crate) fn compare(
                 name,
                 tools: views
                     .iter()
-                    .filter(|v| !v.skills.is_empty())
-                    .map(|v| SkillCell {
+                    .zip(&statuses)
+                    .filter(|(v, _)| !v.skills.is_empty())
+                    .map(|(v, statuses)| SkillCell {
                         host: v.host,
-                        status: v.skills.iter().find(|s| s.path == path).map(|s| &s.status),
+                        status: statuses.get(path).copied(),
                     })
                     .collect(),
             })
@@ -674,6 +680,26 @@ pub(crate) fn compare(
 
 /// Every skill any view lists (its `SKILL.md` and name), each once, in the first view's
 /// order.
+/// Each view's skills' statuses by path (a path listed twice: its first), so that a table
+/// of many skills looks each cell up by a hash, not by a search of the view's list.
+fn skill_statuses(views: &[HostView]) -> Vec<SkillStatuses<'_>> {
+    views
+        .iter()
+        .map(|v| {
+            let mut statuses = SkillStatuses::with_capacity(v.skills.len());
+            for skill in &v.skills {
+                statuses
+                    .entry(skill.path.as_path())
+                    .or_insert(&skill.status);
+            }
+            statuses
+        })
+        .collect()
+}
+
+/// One view's skills' statuses by path ([`skill_statuses`]).
+type SkillStatuses<'a> = std::collections::HashMap<&'a Path, &'a rulebook::HostSkillStatus>;
+
 fn skill_rows(views: &[HostView]) -> Vec<(&Path, &str)> {
     let mut rows: Vec<(&Path, &str)> = Vec::new();
     let mut seen: std::collections::HashSet<&Path> = std::collections::HashSet::new();
@@ -695,7 +721,12 @@ fn skills_table(place: &Place<'_>, views: &[HostView]) -> String {
     if rows.is_empty() {
         return String::new();
     }
-    let tools: Vec<&HostView> = views.iter().filter(|v| !v.skills.is_empty()).collect();
+    let statuses = skill_statuses(views);
+    let tools: Vec<(&HostView, &SkillStatuses<'_>)> = views
+        .iter()
+        .zip(&statuses)
+        .filter(|(v, _)| !v.skills.is_empty())
+        .collect();
     let names: Vec<String> = rows
         .iter()
         .map(|(p, n)| format!("{} ({})", escape(n), escape(&place.show(p))))
@@ -707,15 +738,15 @@ fn skills_table(place: &Place<'_>, views: &[HostView]) -> String {
         .unwrap_or(5)
         .max(5);
     let mut out = format!("\n{:<first$}", "skill");
-    for v in &tools {
+    for (v, _) in &tools {
         out.push_str(&format!("  {:<10}", v.host.id()));
     }
-    out = out.trim_end().to_owned();
+    trim_end(&mut out);
     out.push('\n');
     for ((path, _), name) in rows.iter().zip(&names) {
         out.push_str(&format!("{name:<first$}"));
-        for v in &tools {
-            let label = match v.skills.iter().find(|s| s.path == *path).map(|s| &s.status) {
+        for (_, statuses) in &tools {
+            let label = match statuses.get(path).copied() {
                 Some(rulebook::HostSkillStatus::Listed) => "listed",
                 Some(rulebook::HostSkillStatus::Shortened { .. }) => "cut",
                 Some(rulebook::HostSkillStatus::Omitted) => "omitted",
@@ -723,11 +754,18 @@ fn skills_table(place: &Place<'_>, views: &[HostView]) -> String {
             };
             out.push_str(&format!("  {label:<10}"));
         }
-        out = out.trim_end().to_owned();
+        trim_end(&mut out);
         out.push('\n');
     }
     out.push_str("Skills of the tools whose skills are emulated; listed: in its catalog at start; cut: its description shortened by the tool's budget; omitted: no room left.\n");
     out
+}
+
+/// `text` without its trailing whitespace, cut in place: the table grows a row at a time,
+/// and a trimmed copy of all of it for each row would make a table of many rows quadratic.
+fn trim_end(text: &mut String) {
+    let len = text.trim_end().len();
+    text.truncate(len);
 }
 
 /// One tool's start, in bytes (`rulebook budget`).
