@@ -10,6 +10,20 @@ use rulebook_rule::{DiagnosticCode, Rule};
 
 use crate::{Options, ProviderTable, Rulebook};
 
+/// The most entries of a book an update of files in place may look at, counted as files
+/// made or gone times the book's entries: it weighs each file against every entry (what
+/// imports it, what stands for it, where its rules go), some of that while a server holds
+/// its snapshot for writing, so its work grows with both. Past it (at 100,000 rules, more
+/// than 10 files at once; at 1,000, more than 1,000) the book is discovered anew, which
+/// gives the same book in a time linear in it and holds nothing while it reads.
+const IN_PLACE_BUDGET: usize = 1_000_000;
+
+/// Whether an update in place of `files` files made or gone fits [`IN_PLACE_BUDGET`] on
+/// `book`.
+fn in_place_fits(files: usize, book: &Rulebook) -> bool {
+    files.saturating_mul(book.loaded.all.len().max(1)) <= IN_PLACE_BUDGET
+}
+
 /// Rule files created and rule files deleted, read and checked against one book, to be put
 /// in place with [`Rulebook::apply_files_update`].
 #[derive(Debug)]
@@ -132,7 +146,9 @@ impl Rulebook {
     ///   valid rule of a name no other rule has, no TTSR trigger, and no finding; its
     ///   provider's rules of that folder lie together in path order;
     /// - a gone file's rules were active, stood for no other rule (none shadowed by them,
-    ///   none the same file), and were no TTSR trigger.
+    ///   none the same file), and were no TTSR trigger;
+    /// - the files are few enough for the book: an update weighs each against every rule,
+    ///   so past a million of those (10 files at once at 100,000 rules) it is `None`.
     ///
     /// `options` are the ones the book was discovered with (`None` for another profile, or
     /// when the book kept no reads: [`Options::keep_reads`]). `None` otherwise: discover
@@ -146,7 +162,7 @@ impl Rulebook {
         made: &[PathBuf],
         gone: &[PathBuf],
     ) -> Option<FilesUpdate> {
-        if options.profile != self.profile {
+        if options.profile != self.profile || !in_place_fits(made.len() + gone.len(), self) {
             return None;
         }
         let memo = self.memo.as_ref()?;

@@ -437,3 +437,54 @@ fn a_rule_file_another_imports_changes_the_importer_when_it_comes_or_goes() {
         ));
     }
 }
+
+/// Many files at once in a large book are not put in place (each is weighed against every
+/// rule): the book is discovered anew; the same files one at a time are put in place.
+#[test]
+fn many_files_at_once_in_a_large_book_are_discovered_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("project"), dir.path().join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let folder = project.join(".cursor/rules");
+    let rule = |i: usize| format!("---\ndescription: rule {i}\n---\nBody {i}.\n");
+    for i in 0..1001 {
+        write(&folder.join(format!("r{i:05}.mdc")), &rule(i));
+    }
+    let options = Options::new().keep_reads(true);
+    let book = Rulebook::discover(&project, Some(&home), &options);
+    assert_eq!(book.all().len(), 1001);
+    let made: Vec<std::path::PathBuf> = (1001..2001)
+        .map(|i| {
+            let path = folder.join(format!("r{i:05}.mdc"));
+            write(&path, &rule(i));
+            path
+        })
+        .collect();
+    assert!(
+        book.files_update(&options, &made, &[]).is_none(),
+        "1,000 files at once in a book of 1,001 rules are discovered anew"
+    );
+    let mut one = book;
+    let at = (project.as_path(), home.as_path());
+    for path in &made[..3] {
+        for other in &made {
+            if other != path {
+                let _ = std::fs::remove_file(other);
+            }
+        }
+        write(path, "---\ndescription: alone\n---\nAlone.\n");
+        assert!(
+            files_changed(&mut one, &options, at, std::slice::from_ref(path), &[]),
+            "one file is put in place"
+        );
+        std::fs::remove_file(path).unwrap();
+        assert!(files_changed(
+            &mut one,
+            &options,
+            at,
+            &[],
+            std::slice::from_ref(path)
+        ));
+    }
+}
