@@ -194,17 +194,7 @@ impl SharedReads {
     /// [`SharedReads::MAX_FILE`] long and fit in the bound; says whether they were kept.
     /// A path kept already keeps its first bytes.
     pub fn keep(&self, path: &Path, bytes: &[u8]) -> bool {
-        self.keep_with(path, bytes.len(), || Arc::from(bytes))
-    }
-
-    /// As [`SharedReads::keep`], for bytes read into a shared buffer already: kept as they
-    /// are, not copied.
-    pub fn keep_shared(&self, path: &Path, bytes: &Arc<[u8]>) -> bool {
-        self.keep_with(path, bytes.len(), || Arc::clone(bytes))
-    }
-
-    /// Keeps what `bytes` makes, `len` bytes long, under the rules of [`SharedReads::keep`].
-    fn keep_with(&self, path: &Path, len: usize, bytes: impl FnOnce() -> Arc<[u8]>) -> bool {
+        let len = bytes.len();
         if len > Self::MAX_FILE {
             return false;
         }
@@ -225,7 +215,7 @@ impl SharedReads {
                 false
             }
             std::collections::hash_map::Entry::Vacant(entry) => {
-                entry.insert(bytes());
+                entry.insert(Arc::from(bytes));
                 true
             }
         }
